@@ -1,0 +1,89 @@
+"""Evaluation contexts: the names an expression or effect step can see.
+
+A context chains local variables (template parameters, `let`, `as:` results) to the game's
+variables and to the positional names every rulebook may use (`you`, `this`, `turn_player`...).
+It doubles as the expression environment, so evaluating an expression allocates nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
+_MISSING = object()
+
+# Names every rulebook can use without declaring them.
+GLOBAL_NAMES = frozenset({
+    "you", "opponent", "this", "event", "turn", "turn_player", "active_player", "non_active_player",
+    "master", "source", "node",
+})
+
+
+class Ctx:
+    """A scope for running effect steps and evaluating expressions."""
+
+    __slots__ = ("game", "vars", "parent", "you", "this", "event", "rules", "ability", "it", "node")
+
+    def __init__(self, game: Game, parent: Ctx | None = None, *, you: int | None = None, this: Any = None,
+                 event: dict[str, Any] | None = None, rules: tuple[str, ...] = (),
+                 ability: Any = None, vars: dict[str, Any] | None = None, node: Any = None) -> None:
+        self.game = game
+        self.parent = parent
+        self.vars = {} if vars is None else vars
+        self.you = you if you is not None or parent is None else parent.you
+        self.this = this if this is not None or parent is None else parent.this
+        self.event = event if event is not None or parent is None else parent.event
+        self.rules = rules or (parent.rules if parent else ())
+        self.ability = ability if ability is not None or parent is None else parent.ability
+        self.node = node if node is not None or parent is None else parent.node
+        self.it = _MISSING
+
+    def child(self, **kw: Any) -> Ctx:
+        return Ctx(self.game, self, **kw)
+
+    # -- Env protocol ------------------------------------------------------------------
+    def lookup(self, name: str) -> Any:
+        if name == "it" and self.it is not _MISSING:
+            return self.it
+        scope: Ctx | None = self
+        while scope is not None:
+            if name == "it" and scope.it is not _MISSING:
+                return scope.it
+            v = scope.vars.get(name, _MISSING)
+            if v is not _MISSING:
+                return v
+            scope = scope.parent
+        g = self.game
+        v = g.state.vars.get(name, _MISSING)
+        if v is not _MISSING:
+            return v
+        return g.builtin_name(name, self)
+
+    def attr(self, obj: Any, name: str) -> Any:
+        return self.game.attr(obj, name)
+
+    def with_it(self, value: Any) -> Ctx:
+        c = Ctx.__new__(Ctx)
+        c.game = self.game
+        c.parent = self
+        c.vars = {}
+        c.you = self.you
+        c.this = self.this
+        c.event = self.event
+        c.rules = self.rules
+        c.ability = self.ability
+        c.node = self.node
+        c.it = value
+        return c
+
+    def set(self, name: str, value: Any) -> None:
+        """Bind a name in the nearest scope that already has it, else in this scope."""
+        scope: Ctx | None = self
+        while scope is not None:
+            if name in scope.vars:
+                scope.vars[name] = value
+                return
+            scope = scope.parent
+        self.vars[name] = value

@@ -1,0 +1,61 @@
+"""Decisions: the only way the engine asks a player anything.
+
+The engine advances until a player must decide, then exposes one Decision with the complete
+list of legal options, each with a stable id. Agents, the CLI, scenarios and replays all answer
+with option ids, so they all drive the game through the same door.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    id: str
+    label: str
+    value: Any = None
+
+
+@dataclass(slots=True)
+class Decision:
+    """A question for one player: pick between `min` and `max` of `options`."""
+
+    player: int
+    kind: str  # select | one | yes_no | player | play
+    prompt: str
+    options: list[Option]
+    min: int = 1
+    max: int = 1
+    rules: tuple[str, ...] = ()
+    context: dict[str, Any] = field(default_factory=dict)
+
+    def ids(self) -> list[str]:
+        return [o.id for o in self.options]
+
+    def describe(self) -> str:
+        span = f"{self.min}" if self.min == self.max else f"{self.min}-{self.max}"
+        return f"P{self.player + 1} {self.prompt} (choose {span} of {len(self.options)})"
+
+
+class IllegalAnswer(ValueError):
+    """An answer that is not a legal choice for the pending decision."""
+
+
+def check_answer(decision: Decision, answer: list[str]) -> list[Any]:
+    """Validate option ids against a decision and return the chosen values."""
+    if not isinstance(answer, list):
+        raise IllegalAnswer(f"answer must be a list of option ids, got {answer!r}")
+    if not decision.min <= len(answer) <= decision.max:
+        raise IllegalAnswer(
+            f"{decision.prompt}: choose between {decision.min} and {decision.max} options, got {len(answer)}")
+    if len(set(answer)) != len(answer):
+        raise IllegalAnswer(f"{decision.prompt}: an option was chosen twice: {answer}")
+    by_id = {o.id: o for o in decision.options}
+    out = []
+    for a in answer:
+        if a not in by_id:
+            raise IllegalAnswer(f"{decision.prompt}: '{a}' is not a legal option (legal: {', '.join(by_id)})")
+        out.append(by_id[a].value)
+    return out

@@ -1,0 +1,234 @@
+"""The generic functions expressions may call.
+
+They know zones, cards, players and multisets, never a game's own terms: anything a game needs
+beyond these is a `functions:` entry in its rulebook, written as an expression over these.
+Each function receives the evaluation context first so it can reach the game state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from interpreter.expr import FuncSpec
+from interpreter.state.objects import GameObject
+
+
+class Multiset(dict):
+    """A count per symbol (hearts, icons...). A missing symbol counts 0 in expressions."""
+
+    def total(self) -> int:
+        return sum(v for v in self.values() if v > 0)
+
+
+def _as_list(v: Any) -> list[Any]:
+    if v is None:
+        return []
+    if isinstance(v, list):
+        return v
+    if isinstance(v, (tuple, set, frozenset)):
+        return list(v)
+    return [v]
+
+
+def f_cards(env: Any, zone: str, player: int | None) -> list[GameObject]:
+    g = env.game
+    ids = g.state.zones.get((zone, player))
+    if ids is None:
+        g.expr_fail(f"no zone '{zone}' for player {player}")
+    objs = g.state.objects
+    return [objs[i] for i in ids]
+
+
+def f_cards_in(env: Any, group: str, player: int | None) -> list[GameObject]:
+    g = env.game
+    out: list[GameObject] = []
+    objs = g.state.objects
+    for z in g.rb.groups.get(group, ()):
+        out.extend(objs[i] for i in g.state.zones.get((z, player), ()))
+    return out
+
+
+def f_zones_in(env: Any, group: str) -> list[str]:
+    return list(env.game.rb.groups.get(group, ()))
+
+
+def f_in_group(env: Any, zone: str | None, group: str) -> bool:
+    return zone is not None and zone in env.game.rb.group_sets.get(group, ())
+
+
+def f_top(env: Any, zone: str, player: int | None, n: int) -> list[GameObject]:
+    if n <= 0:
+        return []
+    ids = env.game.state.zones.get((zone, player), [])
+    objs = env.game.state.objects
+    return [objs[i] for i in ids[:n]]
+
+
+def f_bottom(env: Any, zone: str, player: int | None, n: int) -> list[GameObject]:
+    if n <= 0:
+        return []
+    ids = env.game.state.zones.get((zone, player), [])
+    objs = env.game.state.objects
+    return [objs[i] for i in ids[-n:]][::-1]
+
+
+def f_as_list(env: Any, v: Any) -> list[Any]:
+    return list(_as_list(v))
+
+
+def f_count(env: Any, v: Any) -> int:
+    if isinstance(v, Multiset):
+        return v.total()
+    return len(_as_list(v))
+
+
+def f_sum(env: Any, v: Any) -> int:
+    return sum(x for x in _as_list(v) if x is not None)
+
+
+def f_max(env: Any, *args: Any) -> Any:
+    vals = _flatten(args)
+    return max(vals) if vals else None
+
+
+def f_min(env: Any, *args: Any) -> Any:
+    vals = _flatten(args)
+    return min(vals) if vals else None
+
+
+def _flatten(args: Iterable[Any]) -> list[Any]:
+    out: list[Any] = []
+    for a in args:
+        if isinstance(a, list):
+            out.extend(x for x in a if x is not None)
+        elif a is not None:
+            out.append(a)
+    return out
+
+
+def f_any(env: Any, v: Any) -> bool:
+    return any(_as_list(v))
+
+
+def f_all(env: Any, v: Any) -> bool:
+    return all(_as_list(v))
+
+
+def f_merge(env: Any, v: Any) -> Multiset:
+    out = Multiset()
+    for m in _as_list(v):
+        if m:
+            for k, n in m.items():
+                out[k] = out.get(k, 0) + n
+    return out
+
+
+def f_players(env: Any) -> list[int]:
+    return list(range(env.game.state.num_players))
+
+
+def f_other(env: Any, p: int | None) -> int | None:
+    if p is None:
+        return None
+    return (p + 1) % env.game.state.num_players
+
+
+def f_newest(env: Any, v: Any) -> GameObject | None:
+    objs = _as_list(v)
+    return max(objs, key=lambda o: o.timestamp) if objs else None
+
+
+def f_holder_present(env: Any, obj: GameObject) -> bool:
+    if obj is None or obj.holder is None:
+        return False
+    h = env.game.state.objects.get(obj.holder)
+    return h is not None and h.zone == obj.zone and h.zone_player == obj.zone_player
+
+
+def f_under(env: Any, obj: GameObject) -> list[GameObject]:
+    if obj is None:
+        return []
+    g = env.game
+    objs = g.state.objects
+    return [objs[i] for i in g.state.zones.get((obj.zone, obj.zone_player), ()) if objs[i].holder == obj.oid]
+
+
+def f_str(env: Any, v: Any) -> str:
+    if isinstance(v, GameObject):
+        return env.game.describe(v)
+    return str(v)
+
+
+def f_pending_count(env: Any) -> int:
+    return len(env.game.state.pending)
+
+
+def f_untriggered(env: Any, event: str) -> int:
+    return env.game.triggers.untriggered(event)
+
+
+def f_has_status(env: Any, player: int, status: str) -> bool:
+    return bool(env.game.state.player_counters[player].get("status:" + status, 0))
+
+
+def f_counter(env: Any, target: Any, name: str) -> int:
+    if isinstance(target, GameObject):
+        return target.counters.get(name, 0)
+    if isinstance(target, int):
+        return env.game.state.player_counters[target].get(name, 0)
+    return 0
+
+
+def f_len(env: Any, v: Any) -> int:
+    return len(_as_list(v))
+
+
+def f_abs(env: Any, v: int) -> int:
+    return abs(v)
+
+
+def f_names(env: Any, obj: GameObject) -> list[str]:
+    """Every name a card answers to (its name plus any listed member names)."""
+    if obj is None:
+        return []
+    fields = env.game.cards[obj.card_id].fields
+    return [fields.get("name", "")] + list(fields.get("names", []) or [])
+
+
+def f_has_name(env: Any, obj: GameObject, name: str) -> bool:
+    return any(name in n for n in f_names(env, obj))
+
+
+GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
+    f.name: f for f in [
+        FuncSpec("cards", f_cards, 2, 2, pass_env=True),
+        FuncSpec("cards_in", f_cards_in, 2, 2, pass_env=True),
+        FuncSpec("zones_in", f_zones_in, 1, 1, pass_env=True),
+        FuncSpec("in_group", f_in_group, 2, 2, pass_env=True),
+        FuncSpec("top", f_top, 3, 3, pass_env=True),
+        FuncSpec("bottom", f_bottom, 3, 3, pass_env=True),
+        FuncSpec("as_list", f_as_list, 1, 1, pass_env=True),
+        FuncSpec("count", f_count, 1, 1, pass_env=True),
+        FuncSpec("len", f_len, 1, 1, pass_env=True),
+        FuncSpec("sum", f_sum, 1, 1, pass_env=True),
+        FuncSpec("max", f_max, 1, None, pass_env=True),
+        FuncSpec("min", f_min, 1, None, pass_env=True),
+        FuncSpec("any", f_any, 1, 1, pass_env=True),
+        FuncSpec("all", f_all, 1, 1, pass_env=True),
+        FuncSpec("abs", f_abs, 1, 1, pass_env=True),
+        FuncSpec("merge", f_merge, 1, 1, pass_env=True),
+        FuncSpec("players", f_players, 0, 0, pass_env=True),
+        FuncSpec("other", f_other, 1, 1, pass_env=True),
+        FuncSpec("newest", f_newest, 1, 1, pass_env=True),
+        FuncSpec("holder_present", f_holder_present, 1, 1, pass_env=True),
+        FuncSpec("under", f_under, 1, 1, pass_env=True),
+        FuncSpec("str", f_str, 1, 1, pass_env=True),
+        FuncSpec("pending_count", f_pending_count, 0, 0, pass_env=True),
+        FuncSpec("untriggered", f_untriggered, 1, 1, pass_env=True),
+        FuncSpec("has_status", f_has_status, 2, 2, pass_env=True),
+        FuncSpec("counter", f_counter, 2, 2, pass_env=True),
+        FuncSpec("names", f_names, 1, 1, pass_env=True),
+        FuncSpec("has_name", f_has_name, 2, 2, pass_env=True),
+    ]
+}

@@ -1,0 +1,517 @@
+"""The game: state, the effect runner, decisions, and the primitive state changes.
+
+The engine is a generator: it runs until a player must decide, yields the Decision, and resumes
+with the answer. `advance()` returns the pending decision (or None once the game is over) and
+`answer()` supplies option ids. All game knowledge comes from the rulebook; the procedures whose
+order differs between games (check timing, play timing, rule processing, triggers, continuous and
+replacement effects) live in interpreter/timing and read their order from the rulebook.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Generator
+from typing import Any
+
+from interpreter.engine.context import Ctx
+from interpreter.engine.decisions import Decision, IllegalAnswer, Option, check_answer
+from interpreter.engine.functions import Multiset
+from interpreter.engine.log import LogEntry
+from interpreter.loader.model import CardDef, Rulebook
+from interpreter.state.objects import Effect, GameObject, GameState
+from interpreter.timing import check_timing as ct
+from interpreter.timing import continuous as cont
+from interpreter.timing import play_timing as pt
+from interpreter.timing import replacement as repl
+from interpreter.timing import rule_processing as rproc
+from interpreter.timing.triggers import Triggers
+from interpreter.verbs.registry import Step
+
+Gen = Generator[Any, Any, Any]
+
+
+class GameError(RuntimeError):
+    """A rulebook or card effect did something impossible at run time (a data bug, located)."""
+
+
+class Game:
+    """One game under one rulebook, with decks, a seed and a log."""
+
+    def __init__(self, rb: Rulebook, cards: dict[str, CardDef], decks: list[dict[str, list[str]]],
+                 seed: int = 0, *, log: bool = True) -> None:
+        self.rb = rb
+        self.cards = cards
+        self.seed = seed
+        self.state = GameState(num_players=len(decks), rng=random.Random(seed))
+        self.state.player_counters = [{} for _ in decks]
+        self.entries: list[LogEntry] = []
+        self.logging = log
+        self.cur_node: Any = None
+        self.cur_tp: int | None = None
+        self.cur_ap: int | None = None
+        self.version = 0
+        self.auto_steps = 0
+        self._collecting: list[tuple[int, str]] | None = None
+        self._in_interrupt = False
+        loop = rb.raw.get("infinite_loop") or {}
+        self.max_decisions = int(loop.get("max_decisions", 20000))
+        self.max_auto_steps = int(loop.get("max_auto_steps", 500000))
+        self.loop_rules = tuple(loop.get("rules", ()))
+        self.triggers = Triggers(self)
+        self.continuous = cont.Continuous(self)
+        self._always = [p for p in rb.rule_processes if p.when == "always"]
+        for (zid, zdef) in rb.zones.items():
+            if zdef.shared:
+                self.state.zones[(zid, None)] = []
+            else:
+                for p in range(len(decks)):
+                    self.state.zones[(zid, p)] = []
+        for p, deck in enumerate(decks):
+            for zone, ids in deck.items():
+                for cid in ids:
+                    self._create(cid, p, zone)
+        self._gen: Gen | None = None
+        self._decision: Decision | None = None
+        self._answered: Any = None
+
+    # -- objects -----------------------------------------------------------------------
+    def _create(self, card_id: str, owner: int, zone: str) -> GameObject:
+        st = self.state
+        obj = GameObject(st.new_id(), card_id, owner, owner, zone, owner, self._default_states(zone, {}),
+                         st.tick(), st.turn)
+        st.objects[obj.oid] = obj
+        st.zones[(zone, owner)].append(obj.oid)
+        return obj
+
+    def _default_states(self, zone: str, given: dict[str, str], prev: dict[str, str] | None = None) -> dict[str, str]:
+        out = {}
+        for s in self.rb.zones[zone].states:
+            if s in given:
+                out[s] = given[s]
+            elif prev is not None and s in prev:
+                out[s] = prev[s]
+            else:
+                out[s] = self.rb.states[s].get("default")
+        return out
+
+    # -- API ---------------------------------------------------------------------------
+    def advance(self) -> Decision | None:
+        """Run until a player must decide; return that decision, or None when the game is over."""
+        if self._gen is None:
+            self._gen = self._main()
+            self._step(None)
+        return self._decision
+
+    def answer(self, option_ids: list[str]) -> None:
+        """Answer the pending decision with option ids (raises IllegalAnswer if not legal)."""
+        if self._decision is None:
+            raise IllegalAnswer("no decision is pending")
+        values = check_answer(self._decision, option_ids)
+        self._step(values)
+
+    def concede(self, player: int) -> None:
+        """A player concedes: they lose at once, whatever cards say (the engine's own rule)."""
+        rules = tuple((self.rb.outcomes.get("concession") or {}).get("rules", ()))
+        self.log("concede", f"P{player + 1} concedes", rules)
+        self.end_game(self._other(player), "win", rules)
+        self._decision = None
+
+    def _step(self, values: Any) -> None:
+        assert self._gen is not None
+        try:
+            self._decision = self._gen.send(values)
+        except StopIteration:
+            self._decision = None
+        if self.state.result is not None:
+            self._decision = None
+
+    def _main(self) -> Gen:
+        ctx = Ctx(self, None, rules=tuple(self.rb.raw.get("setup", {}).get("rules", ())))
+        self.log("setup", "the game is prepared", ctx.rules)
+        yield from self.run(self.rb.setup, ctx)
+        from interpreter.graph.walker import walk
+        yield from walk(self, self.rb.graph)
+
+    # -- running effects -----------------------------------------------------------------
+    def run(self, steps: tuple[Step, ...], ctx: Ctx) -> Gen:
+        st = self.state
+        for step in steps:
+            if st.result is not None:
+                return
+            self.auto_steps += 1
+            if self.auto_steps > self.max_auto_steps:
+                self.loop_draw("automatic steps")
+                return
+            try:
+                yield from step.fn(self, step.args, ctx)
+            except GameError:
+                raise
+            except (IllegalAnswer, GeneratorExit):
+                raise
+            except Exception as e:  # noqa: BLE001 - turn data bugs into located errors
+                raise GameError(f"{step.where}: {step.verb}: {e}") from e
+
+    def ask(self, decision: Decision, ctx: Ctx) -> Gen:
+        """Yield a decision to the caller of advance() and return the chosen option values."""
+        self.state.decisions += 1
+        if self.state.decisions > self.max_decisions:
+            self.loop_draw("decisions")
+            return [decision.options[0].value] if decision.min > 0 else []
+        values = yield decision
+        return values
+
+    def ask_yes_no(self, player: int, prompt: str, ctx: Ctx) -> Gen:
+        d = Decision(player, "yes_no", prompt, [Option("yes", "yes", True), Option("no", "no", False)], 1, 1,
+                     ctx.rules)
+        (v,) = yield from self.ask(d, ctx)
+        return v
+
+    def choose_items(self, player: int, items: list[Any], lo: int, hi: int, prompt: str, ctx: Ctx) -> Gen:
+        if hi <= 0:
+            return []
+        if lo == hi == len(items):
+            return list(items)
+        if lo == hi and self._interchangeable(items):
+            return list(items[:lo])
+        options = []
+        for i, it in enumerate(items):
+            if isinstance(it, GameObject):
+                options.append(Option(f"c{it.oid}", self.describe_for(it, player), it))
+            elif isinstance(it, str):
+                options.append(Option(f"z:{it}" if it in self.rb.zones else f"s:{it}", it, it))
+            elif isinstance(it, int) and not isinstance(it, bool):
+                options.append(Option(f"n{i}", str(it), it))
+            else:
+                options.append(Option(f"i{i}", str(it), it))
+        d = Decision(player, "select", prompt, options, lo, hi, ctx.rules)
+        chosen = yield from self.ask(d, ctx)
+        if chosen and self.logging:
+            self.log("choice", f"P{player + 1} chooses " + ", ".join(
+                self.describe(c) if isinstance(c, GameObject) else str(c) for c in chosen), ctx.rules)
+        return chosen
+
+    @staticmethod
+    def _interchangeable(items: list[Any]) -> bool:
+        first = items[0] if items else None
+        if not isinstance(first, GameObject):
+            return False
+        return all(isinstance(o, GameObject) and o.card_id == first.card_id and o.states == first.states
+                   and o.holder is None and not o.marks and not o.counters for o in items)
+
+    # -- names and attributes for expressions -----------------------------------------------
+    def builtin_name(self, name: str, ctx: Ctx) -> Any:
+        if name == "you" or name == "master":
+            return ctx.you
+        if name == "opponent":
+            return self._other(ctx.you)
+        if name == "this" or name == "source":
+            return ctx.this
+        if name == "event":
+            return ctx.event
+        if name == "turn":
+            return self.state.turn
+        if name == "turn_player":
+            return self.cur_tp
+        if name == "active_player":
+            return self.cur_ap
+        if name == "non_active_player":
+            return self._other(self.cur_ap)
+        if name == "node":
+            return self.cur_node.base if self.cur_node is not None else None
+        if name in self.state.roles:
+            return self.state.roles[name]
+        if name in self.rb.roles:
+            return None
+        return None
+
+    def _other(self, p: int | None) -> int | None:
+        return None if p is None else (p + 1) % self.state.num_players
+
+    _OBJ_ATTRS = {
+        "oid": lambda o: o.oid, "id": lambda o: o.card_id, "owner": lambda o: o.owner,
+        "controller": lambda o: o.controller, "zone": lambda o: o.zone, "zone_player": lambda o: o.zone_player,
+        "holder": lambda o: o.holder, "timestamp": lambda o: o.timestamp, "marks": lambda o: o.marks,
+        "counters": lambda o: o.counters, "entered_turn": lambda o: o.entered_turn,
+    }
+
+    def attr(self, obj: Any, name: str) -> Any:
+        if isinstance(obj, GameObject):
+            f = self._OBJ_ATTRS.get(name)
+            if f is not None:
+                return f(obj)
+            if name == "type":
+                return self.cards[obj.card_id].type
+            if name in self.rb.states:
+                return obj.states.get(name)
+            return self.field(obj, name)
+        if isinstance(obj, Multiset):
+            return obj.get(name, 0)
+        if isinstance(obj, dict):
+            return obj.get(name)
+        return None
+
+    def field(self, obj: GameObject, name: str) -> Any:
+        base = self.cards[obj.card_id].fields.get(name)
+        if isinstance(base, Multiset):
+            base = Multiset(base)
+        return self.continuous.value(obj, name, base)
+
+    def expr_fail(self, message: str) -> Any:
+        raise GameError(message)
+
+    def fail(self, ctx: Ctx, message: str) -> Any:
+        raise GameError(message)
+
+    # -- visibility ----------------------------------------------------------------------
+    def can_see(self, obj: GameObject, player: int) -> bool:
+        if obj.states.get("face") == "down":
+            return player in obj.known_to
+        vis = self.rb.zones[obj.zone].visibility
+        if vis == "public":
+            return True
+        if vis == "owner" and obj.zone_player == player:
+            return True
+        return player in obj.known_to
+
+    def zone_fully_visible(self, obj: GameObject, player: int) -> bool:
+        vis = self.rb.zones[obj.zone].visibility
+        return vis == "public" or (vis == "owner" and obj.zone_player == player)
+
+    def describe(self, obj: GameObject) -> str:
+        f = self.cards[obj.card_id].fields
+        return f"{f.get('name', obj.card_id)} [{obj.card_id}#{obj.oid}]"
+
+    def describe_for(self, obj: GameObject, player: int) -> str:
+        return self.describe(obj) if self.can_see(obj, player) else f"hidden card #{obj.oid}"
+
+    def describe_pending(self, pend: Any) -> str:
+        src = self.state.objects.get(pend.source) or self.state.lki.get(pend.source)
+        name = self.describe(src) if src is not None else "a delayed trigger"
+        return f"{name} ability {pend.ability + 1}" if pend.ability >= 0 else name
+
+    def describe_target(self, t: Any) -> str:
+        return self.describe(t) if isinstance(t, GameObject) else f"P{t + 1}"
+
+    # -- log ---------------------------------------------------------------------------
+    def log(self, kind: str, text: str, rules: tuple[str, ...] = (), *, chance: bool = False, **data: Any) -> None:
+        if not self.logging:
+            return
+        node = self.cur_node.id if self.cur_node is not None else "setup"
+        self.entries.append(LogEntry(len(self.entries), self.state.turn, node, kind, tuple(rules), text, data,
+                                     chance))
+
+    # -- primitive state changes -------------------------------------------------------------
+    def zone_player_for(self, obj: GameObject, zone: str, player: int | None) -> int | None:
+        zdef = self.rb.zones[zone]
+        if zdef.shared:
+            return None
+        if not any(zone in self.rb.group_sets.get(g, ()) or zone == g for g in self.rb.owner_except_groups):
+            return obj.owner
+        return obj.controller if player is None else player
+
+    def keeps_identity(self, a: str, b: str) -> bool:
+        for g in self.rb.identity_groups:
+            zs = self.rb.group_sets.get(g, frozenset((g,)))
+            if a in zs and b in zs:
+                return True
+        return False
+
+    def move_card(self, obj: GameObject, zone: str, player: int | None, ctx: Ctx, *, position: str = "top",
+                  states: dict[str, str] | None = None, mark: str | None = None, under: int | None = None) -> Gen:
+        """Move one card; returns the object in its new zone (None if the move was replaced)."""
+        st = self.state
+        dest_player = self.zone_player_for(obj, zone, player)
+        if self.state.effects:
+            event = {"type": "moved", "card": obj, "from": obj.zone, "to": zone, "from_player": obj.zone_player,
+                     "to_player": dest_player}
+            replaced = yield from repl.try_replace(self, event, ctx)
+            if replaced:
+                return None
+        old_zone, old_player = obj.zone, obj.zone_player
+        src = st.zones[(old_zone, old_player)]
+        src.remove(obj.oid)
+        keep = self.keeps_identity(old_zone, zone)
+        carried = [st.objects[i] for i in src if st.objects[i].holder == obj.oid] if keep else []
+        seers = {p for p in range(st.num_players) if self.can_see(obj, p)}
+        self.version += 1
+        if keep:
+            old = GameObject(obj.oid, obj.card_id, obj.owner, obj.controller, obj.zone, obj.zone_player,
+                             dict(obj.states), obj.timestamp, obj.entered_turn, obj.holder, dict(obj.counters),
+                             dict(obj.marks), set(obj.known_to), obj.prev_oid)
+            new = obj
+            new.zone, new.zone_player = zone, dest_player
+            new.states = self._default_states(zone, states or {}, obj.states)
+            new.timestamp = st.tick()
+            new.holder = under
+        else:
+            old = obj
+            st.lki[obj.oid] = obj
+            del st.objects[obj.oid]
+            new = GameObject(st.new_id(), obj.card_id, obj.owner,
+                             dest_player if dest_player is not None else obj.owner, zone, dest_player,
+                             self._default_states(zone, states or {}), st.tick(), st.turn, under,
+                             prev_oid=obj.oid)
+            new.known_to = seers
+            st.objects[new.oid] = new
+        for group, mname in self.rb.arrival_marks:
+            gs = self.rb.group_sets.get(group, ())
+            if zone in gs and old_zone not in gs:
+                new.marks[mname] = st.turn
+        if mark:
+            new.marks[mark] = True
+        dest = st.zones[(zone, dest_player)]
+        if position == "bottom":
+            dest.append(new.oid)
+        else:
+            dest.insert(0, new.oid)
+        for c in carried:
+            src.remove(c.oid)
+            c.zone, c.zone_player = zone, dest_player
+            dest.append(c.oid)
+        if self.logging:
+            where = f"{zone}" + (f" of P{dest_player + 1}" if dest_player is not None else "")
+            self.log("move", f"{self.describe(new)} moves from {old_zone} to {where}", ctx.rules)
+        self.emit({"type": "moved", "card": new, "old": old, "from": old_zone, "to": zone,
+                   "from_player": old_player, "to_player": dest_player}, ctx)
+        yield from self.interrupts(ctx)
+        return new
+
+    def redirect(self, obj: GameObject, dest: str, ctx: Ctx) -> str:
+        r = self.rb.redirect
+        if r and dest == r["from"] and r["if"](ctx.with_it(obj)):
+            return r["to"]
+        return dest
+
+    def shuffle_zone(self, zone: str, player: int | None, ctx: Ctx) -> None:
+        ids = self.state.zones[(zone, None if self.rb.zones[zone].shared else player)]
+        self.state.rng.shuffle(ids)
+        for i in ids:
+            self.state.objects[i].known_to.clear()
+        self.version += 1
+        self.log("shuffle", f"P{(player or 0) + 1} shuffles {zone} ({len(ids)} cards)", ctx.rules, chance=True)
+
+    def set_state(self, obj: GameObject, state: str, value: str, ctx: Ctx) -> None:
+        if obj.oid not in self.state.objects or state not in obj.states or obj.states[state] == value:
+            return
+        obj.states[state] = value
+        self.version += 1
+        if self.logging:
+            self.log("state", f"{self.describe(obj)} becomes {value}", ctx.rules)
+        self.emit({"type": "state_changed", "card": obj, "state": state, "value": value}, ctx)
+
+    def emit(self, event: dict[str, Any], ctx: Ctx, *, once_per_turn: bool = False,
+             only_player: int | None = None) -> None:
+        if self.logging and event["type"] not in ("moved", "state_changed"):
+            extra = {k: v for k, v in event.items() if k != "type"}
+            self.log("event", f"event {event['type']} {self._fmt(extra)}".rstrip(), ctx.rules)
+        self.triggers.collect(event, once_per_turn=once_per_turn, only_player=only_player)
+
+    def _fmt(self, data: dict[str, Any]) -> str:
+        parts = []
+        for k, v in data.items():
+            if isinstance(v, GameObject):
+                v = self.describe(v)
+            elif isinstance(v, int) and k in ("player",):
+                v = f"P{v + 1}"
+            parts.append(f"{k}={v}")
+        return " ".join(parts)
+
+    def interrupts(self, ctx: Ctx) -> Gen:
+        """Rule processes that happen at any moment (not only at check timing), e.g. a refresh."""
+        if self._in_interrupt or not self._always:
+            return
+        self._in_interrupt = True
+        try:
+            yield from rproc.run_processes(self, self._always, ctx)
+        finally:
+            self._in_interrupt = False
+
+    # -- effects ---------------------------------------------------------------------------
+    def add_effect(self, kind: str, spec: dict[str, Any], ctx: Ctx, duration: str | None,
+                   locked: list[int] | None = None) -> Effect:
+        src = ctx.this
+        eff = Effect(self.state.new_id(), kind, spec, ctx.you if ctx.you is not None else 0,
+                     src.oid if isinstance(src, GameObject) else -1,
+                     src.card_id if isinstance(src, GameObject) else "", self.state.tick(), duration,
+                     self.state.turn, locked, bindings=dict(ctx.vars))
+        self.state.effects.append(eff)
+        self.version += 1
+        self.log("effect", f"a {kind.replace('_', ' ')} effect begins"
+                 + (f" until {duration}" if duration else ""), ctx.rules)
+        return eff
+
+    def end_durations(self, durations: set[str], ctx: Ctx) -> None:
+        keep, ended = [], []
+        for e in self.state.effects:
+            (ended if e.duration in durations else keep).append(e)
+        if not ended:
+            return
+        for e in ended:
+            if e.kind == "status":
+                self.state.player_counters[e.spec["player"]].pop("status:" + e.spec["status"], None)
+        self.state.effects = keep
+        self.version += 1
+        self.log("effect", f"{len(ended)} effect(s) end", ctx.rules)
+
+    # -- outcomes ----------------------------------------------------------------------------
+    def declare_outcome(self, player: int, kind: str, ctx: Ctx) -> None:
+        if self._collecting is not None:
+            self._collecting.append((player, kind))
+        else:
+            self.finalize_outcomes([(player, kind)], ctx.rules)
+
+    def finalize_outcomes(self, outcomes: list[tuple[int, str]], rules: tuple[str, ...]) -> None:
+        if not outcomes or self.state.result is not None:
+            return
+        n = self.state.num_players
+        winners = {p for p, k in outcomes if k == "win"}
+        losers = {p for p, k in outcomes if k == "lose"}
+        if len(winners) == n or len(losers) == n or (winners and winners & losers):
+            self.end_game(None, "draw", rules + tuple((self.rb.outcomes.get("rules") or ())))
+            return
+        if len(winners) == 1:
+            self.end_game(next(iter(winners)), "win", rules)
+            return
+        if winners:
+            self.end_game(None, "draw", rules)
+            return
+        remaining = [p for p in range(n) if p not in losers]
+        self.end_game(remaining[0] if len(remaining) == 1 else None, "win" if len(remaining) == 1 else "draw",
+                      rules)
+
+    def end_game(self, winner: int | None, outcome: str, rules: tuple[str, ...]) -> None:
+        if self.state.result is not None:
+            return
+        self.state.result = {"outcome": outcome, "winner": winner, "rules": list(rules), "turn": self.state.turn}
+        text = f"P{winner + 1} wins the game" if winner is not None else "the game is a draw"
+        self.log("result", text, rules)
+
+    def loop_draw(self, what: str) -> None:
+        self.log("loop", f"the game cannot end ({what} exceeded the cap)", self.loop_rules)
+        self.end_game(None, (self.rb.raw.get("infinite_loop") or {}).get("result", "draw"), self.loop_rules)
+
+    # -- procedures --------------------------------------------------------------------------
+    def check_timing(self, ctx: Ctx) -> Gen:
+        return (yield from ct.check_timing(self, ctx))
+
+    def play_timing(self, player: int, actions: list[str], ctx: Ctx) -> Gen:
+        yield from pt.play_timing(self, player, actions, ctx)
+
+    # -- views -----------------------------------------------------------------------------
+    def view(self, player: int) -> dict[str, Any]:
+        """What one player may see: hidden cards appear only as counts or as 'hidden'."""
+        zones: dict[str, Any] = {}
+        for (z, p), ids in self.state.zones.items():
+            key = z if p is None else f"{z}@P{p + 1}"
+            cards = []
+            for i in ids:
+                o = self.state.objects[i]
+                if self.can_see(o, player):
+                    cards.append({"oid": o.oid, "card": o.card_id, "states": dict(o.states),
+                                  "holder": o.holder})
+                else:
+                    cards.append({"oid": o.oid, "card": None, "states": dict(o.states), "holder": o.holder})
+            zones[key] = cards
+        return {"player": player, "turn": self.state.turn, "roles": dict(self.state.roles),
+                "node": self.cur_node.id if self.cur_node else "setup", "zones": zones,
+                "result": self.state.result}

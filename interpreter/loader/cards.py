@@ -1,0 +1,334 @@
+"""Card databases and decks, checked against the rulebook's card types, keywords and templates.
+
+A card file lists cards with the fields their type defines and abilities written with the
+rulebook's keywords and effect templates. Errors name the file, line and column and say what was
+expected; every error of every file is reported at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from interpreter.engine.context import Ctx
+from interpreter.engine.functions import Multiset
+from interpreter.loader.compile import Compiler, Loc, const
+from interpreter.loader.diagnostics import Diagnostics, LoadError
+from interpreter.loader.model import Ability, CardDef, Rulebook
+from interpreter.loader.rulebook import _collect_names
+from interpreter.loader.schema import schema_names, validate
+from interpreter.loader.yaml_safe import load_yaml
+from interpreter.verbs.registry import Step
+
+ABILITY_KEYS = {"kind", "keywords", "trigger", "cost", "optional", "effect", "text", "rules", "params"}
+CARD_BASE_KEYS = {"id", "type", "abilities", "text"}
+
+
+def card_schema(rb: Rulebook) -> dict[str, Any]:
+    """A JSON Schema for this game's card files, generated from its card types (for editors)."""
+    def field_schema(f: dict[str, Any]) -> dict[str, Any]:
+        t = f.get("type")
+        if t == "int":
+            return {"type": "integer"}
+        if t == "string":
+            return {"type": "string"}
+        if t == "strings":
+            return {"type": "array", "items": {"type": "string"}}
+        if t == "multiset":
+            return {"type": "object", "propertyNames": {"enum": rb.enums.get(f.get("of"), [])},
+                    "additionalProperties": {"type": "integer", "minimum": 0}}
+        if t == "enum":
+            return {"enum": rb.enums.get(f.get("of"), [])}
+        return {}
+
+    common = rb.raw.get("common_fields", []) or []
+    variants = []
+    for tid, t in rb.card_types.items():
+        fields = list(common) + list(t.get("fields", []) or [])
+        props: dict[str, Any] = {"id": {"type": "string"}, "type": {"const": tid}, "text": {"type": "string"},
+                                 "abilities": {"type": "array", "items": {"$ref": "#/$defs/ability"}}}
+        for f in fields:
+            props[f["id"]] = field_schema(f)
+        variants.append({"type": "object", "properties": props, "additionalProperties": False,
+                         "required": ["id", "type"] + [f["id"] for f in fields if f.get("required")]})
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://sogo.dev/schemas/generated/{rb.id}.cards.schema.json",
+        "title": f"{rb.title} card database",
+        "type": "object", "required": ["game", "cards"], "additionalProperties": False,
+        "properties": {"game": {"const": rb.id}, "cards": {"type": "array", "items": {"oneOf": variants}}},
+        "$defs": {"ability": {"type": "object", "required": ["kind"], "additionalProperties": False,
+                              "properties": {k: {} for k in sorted(ABILITY_KEYS)}}},
+    }
+
+
+def _check_field(rb: Rulebook, f: dict[str, Any], value: Any, loc: Loc, comp: Compiler) -> Any:
+    t = f.get("type")
+    if value == "-" and f.get("dash"):
+        return None  # printed as "-": no value at all, not zero
+    if t == "int":
+        if not isinstance(value, int) or isinstance(value, bool):
+            comp.error(loc, f"field '{f['id']}' expects an integer, got {value!r}")
+        return value
+    if t == "string":
+        if not isinstance(value, str):
+            comp.error(loc, f"field '{f['id']}' expects a string, got {value!r}")
+        return value
+    if t == "strings":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            comp.error(loc, f"field '{f['id']}' expects a list of strings")
+        return value
+    if t == "multiset":
+        allowed = rb.enums.get(f.get("of"), [])
+        if not isinstance(value, dict):
+            comp.error(loc, f"field '{f['id']}' expects a mapping of {f.get('of')} to counts, e.g. {{{allowed[0]}: 1}}")
+            return Multiset()
+        out = Multiset()
+        for sym, n in value.items():
+            if sym not in allowed:
+                comp.error(loc.at(sym), f"'{sym}' is not a {f.get('of')} (expected one of: {', '.join(allowed)})",
+                           at_key=True)
+            elif not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                comp.error(loc.at(sym), f"count of '{sym}' must be a whole number >= 0, got {n!r}")
+            else:
+                out[sym] = n
+        return out
+    if t == "enum":
+        allowed = rb.enums.get(f.get("of"), [])
+        if value not in allowed:
+            comp.error(loc, f"field '{f['id']}' expects one of {', '.join(allowed)}, got {value!r}")
+        return value
+    return value
+
+
+def _can_fn(rb: Rulebook, step: Step) -> Callable[[Ctx], bool]:
+    """Whether one cost step can be paid now (templates declare `can`; other verbs always can)."""
+    if step.verb != "call":
+        return const(True)
+    tpl = rb.templates[step.args["template"]]
+    if tpl.can is None:
+        return const(True)
+    args = {k: f for k, f in step.args.items() if k != "template"}
+    defaults = tpl.defaults
+    can = tpl.can
+
+    def fn(ctx: Ctx) -> bool:
+        params = {k: d(ctx) for k, d in defaults.items()}
+        for k, f in args.items():
+            params[k] = f(ctx)
+        return bool(can(ctx.child(vars=params)))
+
+    return fn
+
+
+def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler) -> Ability | None:
+    if not isinstance(raw, dict):
+        comp.error(loc, "an ability is a mapping with at least 'kind'")
+        return None
+    for key in raw:
+        if key not in ABILITY_KEYS:
+            comp.error(loc.at(key), f"unknown key '{key}' in ability (allowed: {', '.join(sorted(ABILITY_KEYS))})",
+                       at_key=True)
+    kinds = {k["id"] for k in rb.raw.get("ability_kinds", [])} or {"activated", "auto", "continuous"}
+    kind = raw.get("kind")
+    if kind not in kinds:
+        comp.error(loc.at("kind"), f"unknown ability kind {kind!r} (expected one of: {', '.join(sorted(kinds))})")
+        return None
+    triggers: list[dict[str, Any]] = []
+    limit: int | None = None
+    gate: str | None = None
+    rules: list[str] = list(raw.get("rules", []) or [])
+    kws = raw.get("keywords", []) or []
+    for i, kw in enumerate(kws):
+        k = rb.keywords.get(kw)
+        if k is None:
+            comp.error(loc.at("keywords", i), f"unknown keyword '{kw}' (known: {', '.join(sorted(rb.keywords))})")
+            continue
+        rules.extend(k.get("rules", []))
+        kk = k.get("kind")
+        if kk == "trigger":
+            if kind != "auto":
+                comp.error(loc.at("keywords", i), f"keyword '{kw}' makes an auto ability; this one is {kind}")
+            triggers.append(k["trigger_c"])
+        elif kk == "limit":
+            limit = int(k.get("uses_per_turn", 1))
+        elif kk == "zone_gate":
+            gate = k["zone"]
+        elif kk == "action":
+            comp.error(loc.at("keywords", i), f"keyword '{kw}' is an action: use it in an effect as "
+                                              f"call: {{template: {k.get('template')}}}")
+    if "trigger" in raw:
+        triggers.append(comp.trigger(raw["trigger"], loc.at("trigger")))
+    if kind == "auto" and not triggers:
+        comp.error(loc, "an auto ability needs a trigger keyword or a 'trigger'")
+    cost = comp.steps(raw.get("cost", []), loc.at("cost"))
+    continuous = None
+    effect: tuple[Step, ...] = ()
+    if kind == "continuous":
+        continuous = comp.spec(raw.get("effect", {}), loc.at("effect"))
+    else:
+        effect = comp.steps(raw.get("effect", []), loc.at("effect"))
+    return Ability(index, kind, tuple(rules), triggers, cost, [_can_fn(rb, s) for s in cost],
+                   bool(raw.get("optional", False)), effect, continuous, limit, gate, tuple(kws),
+                   str(raw.get("text", "")))
+
+
+def load_cards(rb: Rulebook, paths: Iterable[Path]) -> dict[str, CardDef]:
+    """Load card files (or directories of them) for a rulebook; raises LoadError with every problem."""
+    diags = Diagnostics()
+    cards: dict[str, CardDef] = {}
+    files: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            files.extend(sorted(x for x in p.glob("*.yaml") if not x.name.startswith("deck")))
+        else:
+            files.append(p)
+    common = {f["id"]: f for f in rb.raw.get("common_fields", []) or []}
+    for path in files:
+        try:
+            data, smap = load_yaml(path)
+        except LoadError as e:
+            diags.extend(e.diagnostics)
+            continue
+        if "cards" in schema_names():
+            diags.extend(validate(data, "cards", smap, str(path)))
+        if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
+            continue
+        if data.get("game") != rb.id:
+            line, col = smap.get(("game",))
+            diags.add(str(path), line, col, f"card file is for game {data.get('game')!r}, not {rb.id!r}")
+            continue
+        names = set(rb.names)
+        _collect_names(data, names)
+        comp = Compiler(diags, rb.compiler.known, names, rb.functions)
+        for i, raw in enumerate(data["cards"]):
+            loc = Loc(str(path), smap, ("cards", i))
+            if not isinstance(raw, dict):
+                comp.error(loc, "a card is a mapping")
+                continue
+            cid = raw.get("id")
+            if not isinstance(cid, str):
+                comp.error(loc, "a card needs a string 'id'")
+                continue
+            if cid in cards:
+                comp.error(loc.at("id"), f"duplicate card id '{cid}' (first in {cards[cid].source})")
+                continue
+            ctype = raw.get("type")
+            if ctype not in rb.card_types:
+                comp.error(loc.at("type"), f"unknown card type {ctype!r} (expected one of: "
+                                           f"{', '.join(rb.card_types)})")
+                continue
+            tfields = {f["id"]: f for f in rb.card_types[ctype].get("fields", []) or []}
+            allowed = {**common, **tfields}
+            fields: dict[str, Any] = {}
+            for key, value in raw.items():
+                if key in CARD_BASE_KEYS:
+                    continue
+                if key not in allowed:
+                    comp.error(loc.at(key), f"unknown field '{key}' for a {ctype} card (allowed: "
+                                            f"{', '.join(sorted(set(allowed) | CARD_BASE_KEYS))})", at_key=True)
+                    continue
+                fields[key] = _check_field(rb, allowed[key], value, loc.at(key), comp)
+            for fid, f in allowed.items():
+                if f.get("required") and fid not in raw:
+                    comp.error(loc, f"{ctype} card '{cid}' is missing required field '{fid}'")
+            abilities = []
+            for j, a in enumerate(raw.get("abilities", []) or []):
+                ab = compile_ability(rb, a, j, loc.at("abilities", j), comp)
+                if ab is not None:
+                    abilities.append(ab)
+            cards[cid] = CardDef(cid, ctype, fields, abilities, f"{path}:{smap.get(('cards', i))[0]}")
+    diags.raise_if_any()
+    return cards
+
+
+def load_deck(rb: Rulebook, cards: dict[str, CardDef], path: Path) -> dict[str, list[str]]:
+    """Load a deck file and check it against the rulebook's deck construction rules."""
+    data, smap = load_yaml(path)
+    diags = Diagnostics()
+    if "deck" in schema_names():
+        diags.extend(validate(data, "deck", smap, str(path)))
+        diags.raise_if_any()
+    if not isinstance(data, dict) or not isinstance(data.get("decks"), dict):
+        raise LoadError.single(str(path), 1, 1, "a deck file needs 'game' and a 'decks' mapping of zone to cards")
+    if data.get("game") != rb.id:
+        line, col = smap.get(("game",))
+        raise LoadError.single(str(path), line, col, f"deck is for game {data.get('game')!r}, not {rb.id!r}")
+    out: dict[str, list[str]] = {}
+    for zone, entries in data["decks"].items():
+        zl = smap.get(("decks", zone))
+        if zone not in rb.zones:
+            diags.add(str(path), zl[0], zl[1], f"unknown zone '{zone}' (known: {', '.join(rb.zones)})")
+            continue
+        ids: list[str] = []
+        for i, e in enumerate(entries or []):
+            line, col = smap.get(("decks", zone, i))
+            if not isinstance(e, dict) or "card" not in e:
+                diags.add(str(path), line, col, "a deck entry is {card: ID, count: N}")
+                continue
+            if e["card"] not in cards:
+                diags.add(str(path), line, col, f"unknown card '{e['card']}'")
+                continue
+            n = e.get("count", 1)
+            if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+                diags.add(str(path), line, col, f"count must be a whole number >= 1, got {n!r}")
+                continue
+            ids.extend([e["card"]] * n)
+        out[zone] = ids
+    diags.raise_if_any()
+    problems = check_deck(rb, cards, out)
+    if problems:
+        raise LoadError([d for d in (_at(path, smap, p) for p in problems)])
+    return out
+
+
+def _at(path: Path, smap: Any, problem: tuple[str, str]) -> Any:
+    from interpreter.loader.diagnostics import Diagnostic
+
+    zone, msg = problem
+    line, col = smap.get(("decks", zone)) if zone else (1, 1)
+    return Diagnostic(str(path), line, col, msg)
+
+
+def check_deck(rb: Rulebook, cards: dict[str, CardDef], deck: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """Deck construction as data: exact counts by condition and a copy limit (returns problems)."""
+    problems: list[tuple[str, str]] = []
+
+    class _Env:
+        def __init__(self, card: Any) -> None:
+            self.card = card
+
+        def lookup(self, name: str) -> Any:
+            return self.card if name == "it" else None
+
+        def attr(self, obj: Any, name: str) -> Any:
+            if obj is self.card:
+                return obj.type if name == "type" else obj.fields.get(name)
+            return obj.get(name) if isinstance(obj, dict) else None
+
+        def with_it(self, value: Any) -> Any:
+            return _Env(value)
+
+    for rule in rb.deck_rules:
+        ids = deck.get(rule.zone, [])
+        for cid, rules, where, exactly in rule.counts:
+            n = sum(1 for c in ids if where(_Env(cards[c])))
+            if n != exactly:
+                problems.append((rule.zone, f"deck construction {cid} ({', '.join(rules)}): {rule.zone} must "
+                                            f"have exactly {exactly} matching cards, has {n}"))
+        if rule.max_copies is not None:
+            mid, rules, by, mx = rule.max_copies
+            counts: dict[str, int] = {}
+            for c in ids:
+                key = str(cards[c].fields.get(by, c)) if by != "id" else c
+                counts[key] = counts.get(key, 0) + 1
+            for key, n in sorted(counts.items()):
+                if n > mx:
+                    problems.append((rule.zone, f"deck construction {mid} ({', '.join(rules)}): at most {mx} "
+                                                f"copies of {by} {key}, found {n}"))
+    for zone in deck:
+        if not any(r.zone == zone for r in rb.deck_rules):
+            problems.append((zone, f"zone '{zone}' is not a deck zone of this game"))
+    return problems

@@ -1,0 +1,308 @@
+"""Compile rulebook and card data into closures, reporting every problem with its location.
+
+Expressions are parsed once here; effect steps become `Step` records whose arguments are
+ready-to-call closures, so nothing is parsed or looked up by name during play.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.expr import Compiled, ExprError, FuncSpec, compile_expr
+from interpreter.loader.diagnostics import Diagnostics
+from interpreter.loader.yaml_safe import SourceMap
+from interpreter.verbs.registry import Step, VerbSpec, load_all
+
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Loc:
+    """Where a value came from: file, its source map and the path inside it."""
+
+    file: str
+    smap: SourceMap
+    path: tuple[Any, ...]
+
+    def at(self, *more: Any) -> Loc:
+        return Loc(self.file, self.smap, self.path + more)
+
+    def pos(self) -> tuple[int, int]:
+        return self.smap.get(self.path)
+
+    def key_pos(self) -> tuple[int, int]:
+        try:
+            return self.smap.key(self.path)
+        except Exception:  # noqa: BLE001 - a missing key position falls back to the value
+            return self.smap.get(self.path)
+
+    def __str__(self) -> str:
+        line, col = self.pos()
+        return f"{self.file}:{line}:{col}"
+
+
+def const(value: Any) -> Callable[[Any], Any]:
+    return lambda env: value
+
+
+@dataclass
+class Known:
+    """The ids a rulebook defines, for checking references."""
+
+    zones: set[str] = field(default_factory=set)
+    groups: set[str] = field(default_factory=set)
+    states: dict[str, set[str]] = field(default_factory=dict)
+    events: set[str] = field(default_factory=set)
+    templates: set[str] = field(default_factory=set)
+    roles: set[str] = field(default_factory=set)
+    nodes: set[str] = field(default_factory=set)
+    durations: set[str] = field(default_factory=set)
+    enums: dict[str, set[str]] = field(default_factory=dict)
+    actions: set[str] = field(default_factory=set)
+    keywords: set[str] = field(default_factory=set)
+    fields: set[str] = field(default_factory=set)
+
+
+class Compiler:
+    """Turns raw YAML values into closures, collecting diagnostics instead of stopping."""
+
+    def __init__(self, diags: Diagnostics, known: Known, names: set[str],
+                 functions: Mapping[str, FuncSpec]) -> None:
+        self.diags = diags
+        self.known = known
+        self.names = names
+        self.functions = functions
+        self.verbs = load_all()
+        self.template_calls: dict[str, set[str]] = {}
+        self._current_template: str | None = None
+
+    # -- errors ------------------------------------------------------------------------
+    def error(self, loc: Loc, message: str, *, at_key: bool = False) -> None:
+        line, col = loc.key_pos() if at_key else loc.pos()
+        self.diags.add(loc.file, line, col, message)
+
+    # -- expressions -------------------------------------------------------------------
+    def expr(self, value: Any, loc: Loc, extra_names: set[str] | None = None) -> Callable[[Any], Any]:
+        if isinstance(value, bool) or isinstance(value, int) or value is None:
+            return const(value)
+        if isinstance(value, list):
+            parts = [self.expr(v, loc.at(i), extra_names) for i, v in enumerate(value)]
+            return lambda env: [p(env) for p in parts]
+        if not isinstance(value, str):
+            self.error(loc, f"expected an expression (string or integer), got {type(value).__name__}")
+            return const(None)
+        compiled = self.compile_str(value, loc, extra_names)
+        return compiled if compiled is not None else const(None)
+
+    def compile_str(self, src: str, loc: Loc, extra_names: set[str] | None = None) -> Compiled | None:
+        names = self.names | extra_names if extra_names else self.names
+        try:
+            c = compile_expr(src, names=names, functions=self.functions)
+        except ExprError as e:
+            line, col = loc.pos()
+            self.diags.add(loc.file, line, col + 1 + e.offset, f"in expression {src!r}: {e.message}")
+            return None
+        for lit in _zone_literals(c):
+            if lit not in self.known.zones and lit not in self.known.groups:
+                line, col = loc.pos()
+                self.diags.add(loc.file, line, col, f"unknown zone or zone group '{lit}' in expression {src!r}")
+        return c
+
+    # -- effects -----------------------------------------------------------------------
+    def steps(self, raw: Any, loc: Loc) -> tuple[Step, ...]:
+        if raw is None:
+            return ()
+        if not isinstance(raw, list):
+            self.error(loc, "expected a list of effect steps")
+            return ()
+        out = []
+        for i, item in enumerate(raw):
+            s = self.step(item, loc.at(i))
+            if s is not None:
+                out.append(s)
+        return tuple(out)
+
+    def step(self, item: Any, loc: Loc) -> Step | None:
+        if not isinstance(item, dict) or len(item) != 1:
+            self.error(loc, "an effect step is a mapping with exactly one verb, e.g. {move: {...}}")
+            return None
+        (name, args), = item.items()
+        spec = self.verbs.get(name)
+        if spec is None:
+            self.error(loc.at(name), f"unknown verb '{name}' (known verbs: {', '.join(sorted(self.verbs))})",
+                       at_key=True)
+            return None
+        if args is None:
+            args = {}
+        if not isinstance(args, dict):
+            self.error(loc.at(name), f"verb '{name}' takes a mapping of arguments")
+            return None
+        compiled = self.verb_args(spec, args, loc.at(name))
+        return Step(name, spec.fn, compiled, str(loc))
+
+    def verb_args(self, spec: VerbSpec, args: dict[str, Any], loc: Loc) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        wildcard = spec.args.get("*")
+        for key, value in args.items():
+            kind = spec.args.get(key) or wildcard
+            if kind is None:
+                allowed = ", ".join(k for k in spec.args if k != "*")
+                self.error(loc.at(key), f"verb '{spec.name}' has no argument '{key}' (allowed: {allowed})",
+                           at_key=True)
+                continue
+            out[key] = self.arg(kind.rstrip("?"), value, loc.at(key), spec.name)
+        for req in spec.required():
+            if req != "*" and req not in args:
+                self.error(loc, f"verb '{spec.name}' needs argument '{req}'")
+        if spec.name == "call" and isinstance(args.get("template"), str):
+            if self._current_template is not None:
+                self.template_calls.setdefault(self._current_template, set()).add(args["template"])
+        return out
+
+    def arg(self, kind: str, value: Any, loc: Loc, verb: str) -> Any:
+        k = self.known
+        if kind == "expr":
+            return self.expr(value, loc)
+        if kind == "effect":
+            return self.steps(value, loc)
+        if kind in ("name", "str"):
+            if not isinstance(value, str) or (kind == "name" and not IDENT.match(value)):
+                self.error(loc, f"expected a {'name' if kind == 'name' else 'string'}, got {value!r}")
+            return value
+        if kind == "bool":
+            if not isinstance(value, bool):
+                self.error(loc, f"expected true or false, got {value!r}")
+            return bool(value)
+        if kind == "value":
+            return value
+        if kind.startswith("enum:"):
+            allowed = kind[5:].split("|")
+            if value not in allowed:
+                self.error(loc, f"expected one of {', '.join(allowed)}, got {value!r}")
+            return value
+        table = {"zone": k.zones, "event": k.events, "template": k.templates, "role": k.roles,
+                 "node": k.nodes, "duration": k.durations, "state": set(k.states), "action": k.actions}
+        if kind in table:
+            if value not in table[kind]:
+                self.error(loc, f"unknown {kind} '{value}' (known: {', '.join(sorted(table[kind]))})")
+            return value
+        if kind in ("zones", "durations", "actions"):
+            base = kind[:-1]
+            if not isinstance(value, list):
+                self.error(loc, f"expected a list of {base} ids")
+                return []
+            return [self.arg(base, v, loc.at(i), verb) for i, v in enumerate(value)]
+        if kind == "fields":
+            if not isinstance(value, dict):
+                self.error(loc, "expected a mapping of names to expressions")
+                return {}
+            return {n: self.expr(v, loc.at(n)) for n, v in value.items()}
+        if kind == "options":
+            return self.options(value, loc)
+        if kind == "spec":
+            return self.spec(value, loc)
+        raise AssertionError(f"verb {verb}: unknown argument kind {kind}")
+
+    def options(self, value: Any, loc: Loc) -> list[dict[str, Any]]:
+        if not isinstance(value, list) or not value:
+            self.error(loc, "expected a non-empty list of options")
+            return []
+        out = []
+        seen: set[str] = set()
+        for i, opt in enumerate(value):
+            ol = loc.at(i)
+            if not isinstance(opt, dict) or "id" not in opt:
+                self.error(ol, "an option needs an 'id'")
+                continue
+            if opt["id"] in seen:
+                self.error(ol.at("id"), f"duplicate option id '{opt['id']}'")
+            seen.add(opt["id"])
+            for key in opt:
+                if key not in ("id", "label", "if", "do", "rules"):
+                    self.error(ol.at(key), f"unknown key '{key}' in option (allowed: id, label, if, do, rules)",
+                               at_key=True)
+            out.append({"id": str(opt["id"]), "label": str(opt.get("label", opt["id"])),
+                        "if": self.expr(opt["if"], ol.at("if")) if "if" in opt else None,
+                        "do": self.steps(opt.get("do", []), ol.at("do"))})
+        return out
+
+    def spec(self, value: Any, loc: Loc) -> dict[str, Any]:
+        """Compile a continuous / delayed / replacement effect description."""
+        if not isinstance(value, dict):
+            self.error(loc, "expected a mapping")
+            return {}
+        out: dict[str, Any] = {}
+        for key, v in value.items():
+            kl = loc.at(key)
+            if key in ("affects", "if", "state"):
+                out[key] = self.expr(v, kl)
+            elif key in ("do", "instead"):
+                out[key] = self.steps(v, kl)
+            elif key == "modify":
+                out[key] = self.modify(v, kl)
+            elif key == "trigger":
+                out[key] = self.trigger(v, kl)
+            elif key == "event":
+                out[key] = self.arg("event", v, kl, "spec")
+            elif key in ("optional", "once"):
+                out[key] = bool(v)
+            elif key == "rules":
+                out[key] = tuple(v)
+            else:
+                self.error(kl, f"unknown key '{key}' (allowed: affects, if, do, instead, modify, trigger, "
+                               "event, optional, once, rules)", at_key=True)
+        return out
+
+    def modify(self, value: Any, loc: Loc) -> list[tuple[str, str, Callable[[Any], Any]]]:
+        if not isinstance(value, dict):
+            self.error(loc, "expected a mapping of card fields to {add: ...} or {set: ...}")
+            return []
+        out = []
+        for fname, op in value.items():
+            fl = loc.at(fname)
+            if fname not in self.known.fields:
+                self.error(fl, f"unknown card field '{fname}'", at_key=True)
+            if not isinstance(op, dict) or len(op) != 1 or next(iter(op)) not in ("add", "set"):
+                self.error(fl, "expected {add: VALUE} or {set: VALUE}")
+                continue
+            (opname, v), = op.items()
+            if isinstance(v, dict):
+                parts = {sym: self.expr(n, fl.at(opname, sym)) for sym, n in v.items()}
+                out.append((fname, opname, lambda env, parts=parts: {s: f(env) for s, f in parts.items()}))
+            else:
+                out.append((fname, opname, self.expr(v, fl.at(opname))))
+        return out
+
+    def trigger(self, value: Any, loc: Loc) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.error(loc, "expected a trigger mapping {event: ID, if: EXPR} or {state: EXPR}")
+            return {}
+        out: dict[str, Any] = {}
+        for key, v in value.items():
+            kl = loc.at(key)
+            if key == "event":
+                out["event"] = self.arg("event", v, kl, "trigger")
+            elif key in ("if", "state"):
+                out[key] = self.expr(v, kl)
+            else:
+                self.error(kl, f"unknown key '{key}' in trigger (allowed: event, if, state)", at_key=True)
+        if "event" not in out and "state" not in out:
+            self.error(loc, "a trigger needs 'event' or 'state'")
+        return out
+
+
+def _zone_literals(c: Compiled) -> list[str]:
+    """String literals passed as the zone argument of zone functions."""
+    from interpreter.expr import walk
+    from interpreter.expr.nodes import Call, Literal
+
+    out = []
+    for node in walk(c.ast):
+        if isinstance(node, Call) and node.name in ("cards", "cards_in", "zones_in", "top", "bottom", "in_group"):
+            idx = 1 if node.name == "in_group" else 0
+            if len(node.args) > idx and isinstance(node.args[idx], Literal) and isinstance(node.args[idx].value, str):
+                out.append(node.args[idx].value)
+    return out

@@ -1,0 +1,130 @@
+"""The compiled rulebook and card database: plain records the engine reads during play."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from interpreter.expr import FuncSpec
+from interpreter.verbs.registry import Step
+
+Fn = Callable[[Any], Any]
+
+
+@dataclass
+class ZoneDef:
+    id: str
+    rules: tuple[str, ...]
+    shared: bool
+    visibility: str  # public | private | owner
+    ordered: bool
+    groups: tuple[str, ...]
+    states: tuple[str, ...]
+    stacking: bool
+    raw: dict[str, Any]
+
+
+@dataclass
+class Template:
+    id: str
+    rules: tuple[str, ...]
+    defaults: dict[str, Fn]
+    steps: tuple[Step, ...]
+    can: Fn | None
+
+
+@dataclass
+class Action:
+    id: str
+    rules: tuple[str, ...]
+    kind: str  # play_card | activate
+    candidates: Fn | None
+    legal: Fn | None
+    steps: tuple[Step, ...]
+
+
+@dataclass
+class RuleProcess:
+    id: str
+    rules: tuple[str, ...]
+    when: str  # always | check_timing
+    players: Fn | None
+    zones: Fn | None
+    cond: Fn
+    steps: tuple[Step, ...]
+
+
+@dataclass
+class Ability:
+    """One ability of a card, with its keywords already applied."""
+
+    index: int
+    kind: str  # activated | auto | continuous
+    rules: tuple[str, ...]
+    triggers: list[dict[str, Any]]
+    cost: tuple[Step, ...]
+    cost_can: list[Fn]
+    optional: bool
+    effect: tuple[Step, ...]
+    continuous: dict[str, Any] | None
+    limit: int | None
+    gate_zone: str | None
+    keywords: tuple[str, ...]
+    text: str = ""
+
+
+@dataclass
+class CardDef:
+    id: str
+    type: str
+    fields: dict[str, Any]
+    abilities: list[Ability]
+    source: str
+
+
+@dataclass
+class DeckRule:
+    id: str
+    rules: tuple[str, ...]
+    zone: str
+    counts: list[tuple[str, tuple[str, ...], Fn, int]]
+    max_copies: tuple[str, tuple[str, ...], str, int] | None
+
+
+@dataclass
+class Rulebook:
+    id: str
+    title: str
+    rules_version: str
+    rules_date: str
+    directory: Path
+    raw: dict[str, Any]
+    zones: dict[str, ZoneDef]
+    groups: dict[str, list[str]]
+    group_sets: dict[str, frozenset[str]]
+    states: dict[str, dict[str, Any]]
+    enums: dict[str, list[str]]
+    card_types: dict[str, dict[str, Any]]
+    field_types: dict[str, dict[str, Any]]
+    templates: dict[str, Template]
+    functions: dict[str, FuncSpec]
+    keywords: dict[str, dict[str, Any]]
+    events: dict[str, dict[str, Any]]
+    actions: dict[str, Action]
+    rule_processes: list[RuleProcess]
+    redirect: dict[str, Any] | None
+    setup: tuple[Step, ...]
+    deck_rules: list[DeckRule]
+    roles: list[str]
+    graph: Any  # interpreter.graph.build.TurnGraph
+    timing: dict[str, Any]
+    outcomes: dict[str, Any]
+    names: set[str] = field(default_factory=set)
+    identity_groups: tuple[str, ...] = ()
+    owner_except_groups: tuple[str, ...] = ()
+    arrival_marks: list[tuple[str, str]] = field(default_factory=list)
+    ability_zones: dict[str, frozenset[str]] = field(default_factory=dict)
+    files: list[Path] = field(default_factory=list)
+    compiler: Any = None

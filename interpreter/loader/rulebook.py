@@ -1,0 +1,432 @@
+"""Load a rulebook directory: read every part safely, validate it, check references, compile it.
+
+All problems of all files are collected and raised together as one LoadError, so a maintainer
+sees every mistake in one run.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from interpreter.engine.context import GLOBAL_NAMES
+from interpreter.engine.functions import GENERIC_FUNCTIONS
+from interpreter.expr import FuncSpec
+from interpreter.graph.build import TurnGraph, build_graph, check_reachable, jump_targets
+from interpreter.loader.compile import Compiler, Known, Loc, const
+from interpreter.loader.diagnostics import Diagnostics, LoadError
+from interpreter.loader.model import Action, DeckRule, Rulebook, RuleProcess, Template, ZoneDef
+from interpreter.loader.schema import schema_names, validate
+from interpreter.loader.yaml_safe import SourceMap, load_yaml
+
+LIST_SECTIONS = {"enums", "card_types", "common_fields", "placement_states", "zones", "templates", "events",
+                 "durations", "functions", "keywords", "decisions", "not_encoded", "actions", "roles",
+                 "subgraphs", "ability_kinds"}
+BINDING_KEYS = {"as"}
+
+RULEBOOKS_ENV = "SOGO_RULEBOOKS"
+
+
+def rulebooks_dir() -> Path:
+    env = os.environ.get(RULEBOOKS_ENV)
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "rulebooks"
+
+
+def find_rulebook(name_or_path: str) -> Path:
+    """A rulebook is named by its directory, or by a game id under rulebooks/ (`game@version`
+    selects a versioned sibling directory `game@version`)."""
+    p = Path(name_or_path)
+    if (p / "rulebook.yaml").is_file():
+        return p
+    cand = rulebooks_dir() / name_or_path
+    if (cand / "rulebook.yaml").is_file():
+        return cand
+    known = sorted(d.name for d in rulebooks_dir().iterdir() if (d / "rulebook.yaml").is_file()) \
+        if rulebooks_dir().is_dir() else []
+    raise LoadError.single(str(p), 1, 1, f"no rulebook '{name_or_path}' (known: {', '.join(known) or 'none'})")
+
+
+class _Merged:
+    """Rulebook parts merged into one mapping, remembering where each value came from."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, Any] = {}
+        self.locs: dict[str, Any] = {}  # section -> Loc, or list of Locs for list sections
+
+    def loc(self, section: str, index: int | None = None) -> Loc:
+        v = self.locs[section]
+        return v[index] if index is not None else v
+
+
+def _read_parts(directory: Path, diags: Diagnostics) -> tuple[_Merged, list[Path]]:
+    merged = _Merged()
+    files: list[Path] = []
+    head_path = directory / "rulebook.yaml"
+    try:
+        head, smap = load_yaml(head_path)
+    except LoadError as e:
+        diags.extend(e.diagnostics)
+        return merged, files
+    files.append(head_path)
+    parts = [("rulebook.yaml", head, smap)]
+    if not isinstance(head, dict):
+        diags.add(str(head_path), 1, 1, "expected a mapping at the top of rulebook.yaml")
+        return merged, files
+    for i, name in enumerate(head.get("parts", []) or []):
+        path = directory / str(name)
+        try:
+            data, pmap = load_yaml(path)
+        except LoadError as e:
+            diags.extend(e.diagnostics)
+            continue
+        files.append(path)
+        if not isinstance(data, dict):
+            line, col = smap.get(("parts", i))
+            diags.add(str(path), 1, 1, "expected a mapping at the top of the file")
+            continue
+        parts.append((str(name), data, pmap))
+    for name, data, pmap in parts:
+        path = str(directory / name)
+        schema = "rulebook" if name == "rulebook.yaml" else "rulebook-part"
+        if schema in schema_names():
+            diags.extend(validate(data, schema, pmap, path))
+        for key, value in data.items():
+            loc = Loc(path, pmap, (key,))
+            if key in LIST_SECTIONS and isinstance(value, list):
+                merged.data.setdefault(key, []).extend(value)
+                merged.locs.setdefault(key, []).extend(loc.at(i) for i in range(len(value)))
+            elif key in merged.data:
+                line, col = pmap.key((key,))
+                prev = merged.locs[key]
+                diags.add(path, line, col, f"section '{key}' is defined twice (first in {prev})")
+            else:
+                merged.data[key] = value
+                merged.locs[key] = loc
+    return merged, files
+
+
+def _collect_names(value: Any, out: set[str]) -> None:
+    """Names the rulebook binds anywhere (`as:`, `let`, `set_var`, params), for expression checks."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k in BINDING_KEYS and isinstance(v, str):
+                out.add(v)
+            elif k == "let" and isinstance(v, dict):
+                out.update(str(n) for n in v)
+            elif k == "set_var" and isinstance(v, dict) and isinstance(v.get("name"), str):
+                out.add(v["name"])
+            elif k == "params":
+                if isinstance(v, dict):
+                    out.update(str(n) for n in v)
+                elif isinstance(v, list):
+                    out.update(str(n) for n in v)
+            elif k == "check_timing" and isinstance(v, dict) and isinstance(v.get("as"), str):
+                out.add(v["as"])
+            elif k == "for_each_player":
+                out.add("p")
+            elif k == "for_each_zone":
+                out.add("z")
+            _collect_names(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _collect_names(v, out)
+
+
+def _jump_names(value: Any, loc: Loc, out: list[tuple[str, Loc]]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == "jump" and isinstance(v, dict) and isinstance(v.get("to"), str):
+                out.append((v["to"], loc.at(k, "to")))
+            elif k == "skip" and isinstance(v, dict) and isinstance(v.get("node"), str):
+                out.append((v["node"], loc.at(k, "node")))
+            _jump_names(v, loc.at(k), out)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _jump_names(v, loc.at(i), out)
+
+
+def _node_ids(spec: Any, subgraphs: list[Any], out: set[str]) -> None:
+    def walk(n: Any) -> None:
+        if isinstance(n, dict):
+            if isinstance(n.get("id"), str):
+                out.add(n["id"])
+            for c in n.get("children", []) or []:
+                walk(c)
+    walk(spec)
+    for sg in subgraphs:
+        if isinstance(sg, dict):
+            for c in sg.get("children", []) or []:
+                walk(c)
+
+
+def load_rulebook(name_or_path: str | Path) -> Rulebook:
+    """Load, validate and compile a rulebook; raises LoadError listing every problem."""
+    directory = find_rulebook(str(name_or_path))
+    diags = Diagnostics()
+    m, files = _read_parts(directory, diags)
+    diags.raise_if_any()
+    d = m.data
+    known = Known()
+
+    # -- ids ---------------------------------------------------------------------------
+    def unique(section: str) -> dict[str, tuple[dict[str, Any], Loc]]:
+        out: dict[str, tuple[dict[str, Any], Loc]] = {}
+        for i, item in enumerate(d.get(section, [])):
+            loc = m.loc(section, i)
+            if not isinstance(item, dict) or "id" not in item:
+                continue
+            if item["id"] in out:
+                line, col = loc.at("id").pos()
+                diags.add(loc.file, line, col, f"duplicate {section} id '{item['id']}' (first at {out[item['id']][1]})")
+                continue
+            out[item["id"]] = (item, loc)
+        return out
+
+    zones_raw = unique("zones")
+    states_raw = unique("placement_states")
+    enums_raw = unique("enums")
+    types_raw = unique("card_types")
+    tpl_raw = unique("templates")
+    fn_raw = unique("functions")
+    kw_raw = unique("keywords")
+    ev_raw = unique("events")
+    act_raw = unique("actions")
+    roles_raw = unique("roles")
+    dur_raw = unique("durations")
+    sub_raw = unique("subgraphs")
+
+    known.zones = set(zones_raw)
+    groups: dict[str, list[str]] = {}
+    for zid, (z, _) in zones_raw.items():
+        for g in z.get("groups", []) or []:
+            groups.setdefault(g, []).append(zid)
+    known.groups = set(groups)
+    known.states = {sid: set(s.get("values", [])) for sid, (s, _) in states_raw.items()}
+    known.enums = {eid: set(e.get("values", [])) for eid, (e, _) in enums_raw.items()}
+    known.events = set(ev_raw)
+    known.templates = set(tpl_raw)
+    known.roles = set(roles_raw)
+    known.durations = set(dur_raw)
+    known.actions = set(act_raw)
+    known.keywords = set(kw_raw)
+    field_types: dict[str, dict[str, Any]] = {}
+    for _tid, (t, _) in types_raw.items():
+        for f in t.get("fields", []) or []:
+            field_types[f["id"]] = f
+    for f in d.get("common_fields", []):
+        field_types[f["id"]] = f
+    known.fields = set(field_types)
+    node_ids: set[str] = set()
+    _node_ids(d.get("turn"), [s for s, _ in sub_raw.values()], node_ids)
+    known.nodes = node_ids
+
+    names: set[str] = set(GLOBAL_NAMES) | known.roles | {"it"}
+    _collect_names(d, names)
+    for fid, (f, _) in fn_raw.items():
+        names.update(f.get("params", []) or [])
+
+    # -- functions: generic ones plus the rulebook's own, defined as expressions ------------
+    functions: dict[str, FuncSpec] = dict(GENERIC_FUNCTIONS)
+    bodies: dict[str, Any] = {}
+    for fid, (f, loc) in fn_raw.items():
+        if fid in GENERIC_FUNCTIONS:
+            line, col = loc.at("id").pos()
+            diags.add(loc.file, line, col, f"function '{fid}' is built in; choose another name")
+            continue
+        params = list(f.get("params", []) or [])
+        holder: dict[str, Any] = {}
+        bodies[fid] = holder
+
+        def make(params: list[str], holder: dict[str, Any]) -> Any:
+            def fn(env: Any, *args: Any) -> Any:
+                return holder["body"](env.child(vars=dict(zip(params, args, strict=False))))
+            return fn
+
+        functions[fid] = FuncSpec(fid, make(params, holder), len(params), len(params), pass_env=True)
+    comp = Compiler(diags, known, names, functions)
+    fn_calls: dict[str, set[str]] = {}
+    for fid, (f, loc) in fn_raw.items():
+        if fid in bodies:
+            c = comp.compile_str(str(f.get("expr", "")), loc.at("expr"))
+            bodies[fid]["body"] = c if c is not None else const(None)
+            if c is not None:
+                fn_calls[fid] = set(c.calls_used) & set(bodies)
+    _report_cycles(fn_calls, "function", lambda f: fn_raw[f][1], comp)
+
+    # -- templates ---------------------------------------------------------------------
+    templates: dict[str, Template] = {}
+    for tid, (t, loc) in tpl_raw.items():
+        comp._current_template = tid
+        params = t.get("params", {}) or {}
+        defaults = {str(n): comp.expr(v, loc.at("params", n)) for n, v in params.items()}
+        can = comp.expr(t["can"], loc.at("can")) if "can" in t else None
+        templates[tid] = Template(tid, tuple(t.get("rules", ())), defaults, comp.steps(t.get("do", []), loc.at("do")),
+                                  can)
+    comp._current_template = None
+    _report_cycles(comp.template_calls, "template", lambda t: tpl_raw[t][1], comp)
+
+    # -- zones -------------------------------------------------------------------------
+    zones = {zid: ZoneDef(zid, tuple(z.get("rules", ())), z.get("owner") == "shared", z.get("visibility", "public"),
+                          bool(z.get("ordered", False)), tuple(z.get("groups", []) or ()),
+                          tuple(z.get("states", []) or ()), bool(z.get("stacking", False)), z)
+             for zid, (z, _) in zones_raw.items()}
+    for zid, (z, loc) in zones_raw.items():
+        for i, s in enumerate(z.get("states", []) or []):
+            if s not in known.states:
+                comp.error(loc.at("states", i), f"unknown placement state '{s}'")
+        for key in ("adjacent",):
+            for i, other in enumerate(z.get(key, []) or []):
+                if other not in known.zones:
+                    comp.error(loc.at(key, i), f"unknown zone '{other}'")
+        if "front" in z and z["front"] not in known.zones:
+            comp.error(loc.at("front"), f"unknown zone '{z['front']}'")
+    zr = d.get("zone_rules", {}) or {}
+    zr_loc = m.locs.get("zone_rules")
+    for key in ("identity_kept_within", "to_owner_except"):
+        for i, g in enumerate(zr.get(key, []) or []):
+            if g not in known.groups and g not in known.zones and zr_loc is not None:
+                comp.error(zr_loc.at(key, i), f"unknown zone group '{g}'")
+    arrival = []
+    for i, am in enumerate(zr.get("arrival_marks", []) or []):
+        if am.get("group") not in known.groups and zr_loc is not None:
+            comp.error(zr_loc.at("arrival_marks", i, "group"), f"unknown zone group '{am.get('group')}'")
+        arrival.append((am.get("group"), am.get("mark")))
+
+    # -- card types ----------------------------------------------------------------------
+    ability_zones: dict[str, frozenset[str]] = {}
+    for tid, (t, loc) in types_raw.items():
+        zs: set[str] = set()
+        for i, z in enumerate(t.get("abilities_valid_in", []) or []):
+            if z in groups:
+                zs.update(groups[z])
+            elif z in known.zones:
+                zs.add(z)
+            else:
+                comp.error(loc.at("abilities_valid_in", i), f"unknown zone or group '{z}'")
+        ability_zones[tid] = frozenset(zs)
+        for i, f in enumerate(t.get("fields", []) or []):
+            if f.get("type") == "multiset" and f.get("of") not in known.enums:
+                comp.error(loc.at("fields", i, "of"), f"unknown enum '{f.get('of')}'")
+
+    # -- events, keywords ------------------------------------------------------------------
+    keywords: dict[str, dict[str, Any]] = {}
+    for kid, (k, loc) in kw_raw.items():
+        entry = dict(k)
+        if "trigger" in k:
+            entry["trigger_c"] = comp.trigger(k["trigger"], loc.at("trigger"))
+        if k.get("kind") == "zone_gate" and k.get("zone") not in known.zones:
+            comp.error(loc.at("zone"), f"unknown zone '{k.get('zone')}'")
+        if k.get("kind") == "action" and k.get("template") not in known.templates:
+            comp.error(loc.at("template"), f"unknown template '{k.get('template')}'")
+        keywords[kid] = entry
+
+    # -- actions -----------------------------------------------------------------------
+    actions: dict[str, Action] = {}
+    for aid, (a, loc) in act_raw.items():
+        actions[aid] = Action(aid, tuple(a.get("rules", ())), a.get("kind", "play_card"),
+                              comp.expr(a["candidates"], loc.at("candidates")) if "candidates" in a else None,
+                              comp.expr(a["legal"], loc.at("legal")) if "legal" in a else None,
+                              comp.steps(a.get("do", []), loc.at("do")))
+
+    # -- rule processing -------------------------------------------------------------------
+    rp = d.get("rule_processing", {}) or {}
+    rp_loc = m.locs.get("rule_processing")
+    processes: list[RuleProcess] = []
+    seen_rp: set[str] = set()
+    for i, p in enumerate(rp.get("processes", []) or []):
+        loc = rp_loc.at("processes", i)
+        if p.get("id") in seen_rp:
+            comp.error(loc.at("id"), f"duplicate rule process id '{p.get('id')}'")
+        seen_rp.add(p.get("id"))
+        processes.append(RuleProcess(
+            p["id"], tuple(p.get("rules", ())), p.get("when", "check_timing"),
+            comp.expr(p["for_each_player"], loc.at("for_each_player")) if "for_each_player" in p else None,
+            comp.expr(p["for_each_zone"], loc.at("for_each_zone")) if "for_each_zone" in p else None,
+            comp.expr(p.get("if", True), loc.at("if")), comp.steps(p.get("do", []), loc.at("do"))))
+    redirect = None
+    if "redirect" in rp:
+        r = rp["redirect"]
+        redirect = {"if": comp.expr(r.get("if", True), rp_loc.at("redirect", "if")), "from": r.get("from"),
+                    "to": r.get("to"), "rules": tuple(r.get("rules", ()))}
+        for key in ("from", "to"):
+            if r.get(key) not in known.zones:
+                comp.error(rp_loc.at("redirect", key), f"unknown zone '{r.get(key)}'")
+
+    # -- setup and deck construction ---------------------------------------------------------
+    setup_raw = d.get("setup", {}) or {}
+    setup = comp.steps(setup_raw.get("do", []), m.locs["setup"].at("do")) if "setup" in d else ()
+    deck_rules: list[DeckRule] = []
+    dc = d.get("deck_construction", {}) or {}
+    for i, dk in enumerate(dc.get("decks", []) or []):
+        loc = m.locs["deck_construction"].at("decks", i)
+        if dk.get("zone") not in known.zones:
+            comp.error(loc.at("zone"), f"unknown zone '{dk.get('zone')}'")
+        counts = [(c["id"], tuple(c.get("rules", ())), comp.expr(c.get("where", True), loc.at("counts", j, "where")),
+                   int(c.get("exactly", 0))) for j, c in enumerate(dk.get("counts", []) or [])]
+        mc = dk.get("max_copies")
+        deck_rules.append(DeckRule(dk["id"], tuple(dk.get("rules", ())), dk.get("zone"), counts,
+                                   (mc["id"], tuple(mc.get("rules", ())), mc.get("by", "id"), int(mc["max"]))
+                                   if mc else None))
+
+    # -- turn structure ------------------------------------------------------------------
+    graph = TurnGraph()
+    if "turn" in d:
+        subgraphs = {sid: (s, loc) for sid, (s, loc) in sub_raw.items()}
+        graph = build_graph(d["turn"], subgraphs, m.locs["turn"], comp, known.roles)
+        jumps: list[tuple[str, Loc]] = []
+        for section in ("templates", "actions"):
+            for i, item in enumerate(d.get(section, [])):
+                _jump_names(item, m.loc(section, i), jumps)
+        _jump_names(d.get("turn"), m.locs["turn"], jumps)
+        jump_targets(graph, jumps, comp)
+
+        def loc_of(nid: str) -> Loc:
+            return m.locs["turn"]
+
+        check_reachable(graph, comp, loc_of)
+    else:
+        diags.add(str(directory / "rulebook.yaml"), 1, 1, "the rulebook has no 'turn' structure")
+
+    timing = {k: d.get(k) for k in ("check_timing", "play_timing", "triggers", "continuous", "replacement",
+                                     "costs", "last_known_information", "choosing")}
+    for i, (o, loc) in enumerate(zip(timing.get("check_timing", {}).get("order", []) if timing.get("check_timing")
+                                     else [], range(10**6), strict=False)):
+        if o.get("player") not in ("active_player", "non_active_player", "turn_player", "non_turn_player"):
+            comp.error(m.locs["check_timing"].at("order", i, "player"),
+                       "expected active_player, non_active_player, turn_player or non_turn_player")
+
+    diags.raise_if_any()
+    rb = Rulebook(
+        id=str(d.get("id")), title=str(d.get("title", "")), rules_version=str(d.get("rules_version", "")),
+        rules_date=str(d.get("rules_date", "")), directory=directory, raw=d, zones=zones, groups=groups,
+        group_sets={g: frozenset(zs) for g, zs in groups.items()},
+        states={sid: s for sid, (s, _) in states_raw.items()},
+        enums={eid: list(e.get("values", [])) for eid, (e, _) in enums_raw.items()},
+        card_types={tid: t for tid, (t, _) in types_raw.items()}, field_types=field_types,
+        templates=templates, functions=functions, keywords=keywords,
+        events={eid: e for eid, (e, _) in ev_raw.items()}, actions=actions, rule_processes=processes,
+        redirect=redirect, setup=setup, deck_rules=deck_rules, roles=list(roles_raw), graph=graph,
+        timing=timing, outcomes=d.get("outcomes", {}) or {}, names=names,
+        identity_groups=tuple(zr.get("identity_kept_within", []) or ()),
+        owner_except_groups=tuple(zr.get("to_owner_except", []) or ()), arrival_marks=arrival,
+        ability_zones=ability_zones, files=files, compiler=comp,
+    )
+    rb.raw["infinite_loop"] = d.get("infinite_loop") or (d.get("outcomes", {}) or {}).get("infinite_loop")
+    return rb
+
+
+def _report_cycles(calls: dict[str, set[str]], what: str, loc_of: Any, comp: Compiler) -> None:
+    g = nx.DiGraph()
+    for a, bs in calls.items():
+        for b in bs:
+            g.add_edge(a, b)
+    for cycle in nx.simple_cycles(g):
+        loc = loc_of(cycle[0])
+        comp.error(loc, f"{what} '{cycle[0]}' calls itself without end: {' -> '.join(cycle + [cycle[0]])}")
+
+
+def source_map_of(path: Path) -> SourceMap:
+    return load_yaml(path)[1]

@@ -1,0 +1,121 @@
+"""Game objects and the plain-data game state.
+
+A card in a zone is a *game object*. Moving it to another zone normally gives it a new
+object id (the "new object" rule every game shares); the old id stays readable through the
+last-known-information table so effects and triggers can still ask what it looked like.
+Everything here is plain data so a state can be copied, hashed and compared.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+ZoneKey = tuple[str, int | None]
+
+
+@dataclass(slots=True)
+class GameObject:
+    """One card as it exists in one zone (a new object per zone change)."""
+
+    oid: int
+    card_id: str
+    owner: int
+    controller: int
+    zone: str
+    zone_player: int | None
+    states: dict[str, str]
+    timestamp: int
+    entered_turn: int
+    holder: int | None = None  # oid of the card this one is placed under
+    counters: dict[str, int] = field(default_factory=dict)
+    marks: dict[str, Any] = field(default_factory=dict)
+    known_to: set[int] = field(default_factory=set)
+    prev_oid: int | None = None
+
+
+@dataclass(slots=True)
+class Pending:
+    """A triggered ability waiting for a check timing; one entry is one pending count."""
+
+    pid: int
+    source: int  # oid of the source when it triggered
+    card_id: str
+    ability: int  # index into the card's ability list (or -1 for a created trigger)
+    master: int
+    event: dict[str, Any]
+    created: dict[str, Any] | None = None  # a created (delayed) trigger's definition
+
+
+@dataclass(slots=True)
+class Effect:
+    """A continuous effect created by resolving an ability, or a replacement / delayed trigger."""
+
+    eid: int
+    kind: str  # continuous | replacement | delayed_trigger
+    spec: dict[str, Any]
+    master: int
+    source: int
+    source_card: str
+    timestamp: int
+    duration: str | None
+    created_turn: int
+    locked: list[int] | None = None  # objects it applies to, fixed at creation (9.9.2-like locks)
+    uses: int = 0
+    bindings: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GameState:
+    """Everything that changes during a game, as plain data."""
+
+    num_players: int
+    rng: random.Random
+    objects: dict[int, GameObject] = field(default_factory=dict)
+    zones: dict[ZoneKey, list[int]] = field(default_factory=dict)
+    lki: dict[int, GameObject] = field(default_factory=dict)
+    roles: dict[str, int] = field(default_factory=dict)
+    vars: dict[str, Any] = field(default_factory=dict)
+    player_counters: list[dict[str, int]] = field(default_factory=list)
+    turn: int = 0
+    next_id: int = 1
+    clock: int = 0
+    pending: list[Pending] = field(default_factory=list)
+    effects: list[Effect] = field(default_factory=list)
+    ability_uses: dict[str, int] = field(default_factory=dict)  # "oid:index" -> uses this turn
+    triggered_this_turn: set[str] = field(default_factory=set)
+    skips: list[str] = field(default_factory=list)
+    jump: str | None = None
+    result: dict[str, Any] | None = None
+    decisions: int = 0
+
+    def new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id - 1
+
+    def tick(self) -> int:
+        self.clock += 1
+        return self.clock
+
+    def zone(self, name: str, player: int | None) -> list[int]:
+        return self.zones[(name, player)]
+
+    def copy(self) -> GameState:
+        """A deep copy, used by search agents and what-if checks."""
+        return copy.deepcopy(self)
+
+    def fingerprint(self) -> str:
+        """A stable hash of the visible and hidden state, used by replays and golden tests."""
+        data = {
+            "zones": {f"{z}@{p}": [self.objects[o].card_id for o in ids] for (z, p), ids in
+                      sorted(self.zones.items(), key=lambda kv: (kv[0][0], -1 if kv[0][1] is None else kv[0][1]))},
+            "states": {str(o): sorted(obj.states.items()) for o, obj in sorted(self.objects.items())},
+            "roles": self.roles,
+            "turn": self.turn,
+            "result": self.result,
+        }
+        return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]

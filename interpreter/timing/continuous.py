@@ -1,0 +1,130 @@
+"""Continuous effects and the order they apply in.
+
+Sources are continuous abilities of cards whose abilities work (timestamp: when the card entered
+its zone) and effects created by resolving abilities (timestamp: creation). They apply layer by
+layer in the rulebook's order; inside a layer, an effect whose affected cards depend on a field
+another effect changes goes after it (dependency), and the rest go by timestamp. Created effects
+with a locked set affect only the cards chosen at creation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+
+from interpreter.engine.context import Ctx
+from interpreter.engine.functions import Multiset
+from interpreter.state.objects import GameObject
+
+
+class Entry:
+    __slots__ = ("layer", "ts", "field", "op", "value", "affected", "reads", "source", "spec", "ctx", "locked")
+
+    def __init__(self, layer: int, ts: int, field: str, op: str, value: Any, reads: frozenset[str],
+                 spec: dict[str, Any], ctx: Ctx, locked: set[int] | None) -> None:
+        self.layer, self.ts, self.field, self.op, self.value = layer, ts, field, op, value
+        self.reads, self.spec, self.ctx, self.locked = reads, spec, ctx, locked
+        self.affected: set[int] = set()
+
+
+class Continuous:
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.version = -1
+        self.entries: list[Entry] = []
+        self.building = False
+        cfg = (game.rb.timing.get("continuous") or {}).get("layers") or []
+        self.layer_of: dict[str, int] = {}
+        for i, layer in enumerate(cfg):
+            for op in layer.get("applies", []):
+                self.layer_of[op] = i
+        self.any_sources = any(ab.kind == "continuous" for c in game.cards.values() for ab in c.abilities)
+
+    def value(self, obj: GameObject, name: str, base: Any) -> Any:
+        game = self.game
+        if not self.any_sources and not game.state.effects:
+            return base
+        if self.building:
+            entries = self.entries
+        else:
+            if self.version != game.version:
+                self.rebuild()
+            entries = self.entries
+        for e in entries:
+            if e.field == name and obj.oid in e.affected:
+                v = e.value
+                if e.op == "set":
+                    base = v
+                elif isinstance(base, dict) or isinstance(v, dict):
+                    out = Multiset(base or {})
+                    for k, n in (v or {}).items():
+                        out[k] = out.get(k, 0) + n
+                    base = out
+                else:
+                    base = (base or 0) + v
+        return base
+
+    def _sources(self) -> list[tuple[int, dict[str, Any], Ctx, set[int] | None]]:
+        from interpreter.timing.abilities import ability_objects, gate_ok
+
+        game = self.game
+        out = []
+        if self.any_sources:
+            for obj in ability_objects(game):
+                for ab in game.cards[obj.card_id].abilities:
+                    if ab.kind == "continuous" and ab.continuous and gate_ok(obj, ab):
+                        cond = ab.continuous.get("if")
+                        ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)
+                        if cond is None or cond(ctx):
+                            out.append((obj.timestamp, ab.continuous, ctx, None))
+        for eff in game.state.effects:
+            if eff.kind == "continuous":
+                ctx = Ctx(game, None, you=eff.master, this=game.state.objects.get(eff.source),
+                          vars=dict(eff.bindings))
+                out.append((eff.timestamp, eff.spec, ctx, set(eff.locked) if eff.locked is not None else None))
+        return out
+
+    def rebuild(self) -> None:
+        game = self.game
+        self.version = game.version
+        raw: list[Entry] = []
+        for ts, spec, ctx, locked in self._sources():
+            affects = spec.get("affects")
+            reads = frozenset(getattr(affects, "attrs_used", ()) or ())
+            for field, op, fn in spec.get("modify", []):
+                raw.append(Entry(self.layer_of.get(op, len(self.layer_of)), ts, field, op, fn(ctx), reads, spec,
+                                 ctx, locked))
+        ordered = self._order(raw)
+        self.entries = []
+        self.building = True
+        try:
+            for e in ordered:
+                affects = e.spec.get("affects")
+                objs = affects(e.ctx) if affects is not None else []
+                if isinstance(objs, GameObject):
+                    objs = [objs]
+                ids = {o.oid for o in objs or [] if isinstance(o, GameObject)}
+                e.affected = ids & e.locked if e.locked is not None else ids
+                self.entries.append(e)
+        finally:
+            self.building = False
+
+    @staticmethod
+    def _order(entries: list[Entry]) -> list[Entry]:
+        """Layer order, then dependency, then timestamp."""
+        out: list[Entry] = []
+        for layer in sorted({e.layer for e in entries}):
+            group = sorted((e for e in entries if e.layer == layer), key=lambda e: e.ts)
+            g = nx.DiGraph()
+            g.add_nodes_from(range(len(group)))
+            for i, a in enumerate(group):
+                for j, b in enumerate(group):
+                    if i != j and a.field in b.reads:
+                        g.add_edge(i, j)  # b's affected set depends on the field a changes
+            try:
+                order = list(nx.lexicographical_topological_sort(g, key=lambda i: group[i].ts))
+            except nx.NetworkXUnfeasible:
+                order = list(range(len(group)))
+            out.extend(group[i] for i in order)
+        return out

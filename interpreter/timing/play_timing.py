@@ -1,0 +1,69 @@
+"""Play timing: the player may take one action from the rulebook's list, or pass.
+
+Every play timing is preceded by a check timing when the rulebook says so, and taking an action
+gives play timing again; passing ends it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine.context import Ctx
+from interpreter.engine.decisions import Decision, Option
+from interpreter.timing.abilities import ability_objects, activate, can_pay, gate_ok, limit_ok
+
+
+def legal_actions(game: Any, player: int, action_ids: list[str], ctx: Ctx) -> list[Option]:
+    options: list[Option] = []
+    pctx = ctx.child(you=player)
+    pctx.you = player
+    for aid in action_ids:
+        act = game.rb.actions[aid]
+        if act.kind == "play_card":
+            cands = act.candidates(pctx) if act.candidates is not None else []
+            for card in cands or []:
+                cctx = pctx.with_it(card)
+                if act.legal is None or act.legal(cctx):
+                    options.append(Option(f"{aid}:c{card.oid}", f"{aid} {game.describe(card)}", (act, card, None)))
+        elif act.kind == "activate":
+            for obj in ability_objects(game, None):
+                if obj.controller != player:
+                    continue
+                for ab in game.cards[obj.card_id].abilities:
+                    if ab.kind != "activated" or not gate_ok(obj, ab) or not limit_ok(game, obj, ab):
+                        continue
+                    actx = Ctx(game, None, you=player, this=obj, rules=ab.rules, ability=ab)
+                    if can_pay(game, ab, actx):
+                        options.append(Option(f"{aid}:c{obj.oid}:a{ab.index}",
+                                              f"{aid} {game.describe(obj)} ability {ab.index + 1}", (act, obj, ab)))
+    return options
+
+
+def play_timing(game: Any, player: int, action_ids: list[str], ctx: Ctx) -> Any:
+    cfg = game.rb.timing.get("play_timing") or {}
+    rules = tuple(cfg.get("rules", ()))
+    ct_first = cfg.get("check_timing_first", True)
+    again = cfg.get("repeat_after_action", True)
+    while game.state.result is None:
+        if ct_first:
+            yield from game.check_timing(ctx)
+            if game.state.result is not None:
+                return
+        options = legal_actions(game, player, action_ids, ctx)
+        options.append(Option("pass", "pass", None))
+        if len(options) == 1:
+            choice = None
+        else:
+            (choice,) = yield from game.ask(Decision(player, "play", "play_timing", options, 1, 1, rules), ctx)
+        if choice is None:
+            game.log("pass", f"P{player + 1} passes", rules)
+            return
+        act, obj, ab = choice
+        if ab is not None:
+            yield from activate(game, obj, ab, player, ctx)
+        else:
+            game.log("play", f"P{player + 1} plays {game.describe(obj)}", act.rules)
+            actx = Ctx(game, None, you=player, this=obj, rules=act.rules)
+            yield from game.run(act.steps, actx)
+        if not again:
+            return

@@ -1,0 +1,113 @@
+"""Triggers: matching events to auto abilities and delayed triggers, making them pending.
+
+Pending abilities are counts (one Pending per trigger). A card that leaves a zone where its
+abilities work still sees the event that moved it, through its last known information.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine.context import Ctx
+from interpreter.state.objects import GameObject, Pending
+from interpreter.timing.abilities import ability_objects, gate_ok
+
+
+class Triggers:
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def _watchers(self, event_type: str) -> list[tuple[GameObject, Any, dict[str, Any]]]:
+        game = self.game
+        out = []
+        for obj in ability_objects(game):
+            card = game.cards[obj.card_id]
+            for ab in card.abilities:
+                if ab.kind != "auto" or not gate_ok(obj, ab):
+                    continue
+                for trig in ab.triggers:
+                    if trig.get("event") == event_type:
+                        out.append((obj, ab, trig))
+        return out
+
+    def collect(self, event: dict[str, Any], *, once_per_turn: bool = False, only_player: int | None = None) -> None:
+        game = self.game
+        st = game.state
+        etype = event["type"]
+        watchers = self._watchers(etype)
+        if etype == "moved":
+            old = event.get("old")
+            if isinstance(old, GameObject) and old.oid not in st.objects:
+                card = game.cards[old.card_id]
+                if card.abilities and old.zone in game.rb.ability_zones.get(card.type, ()) and old.holder is None:
+                    for ab in card.abilities:
+                        if ab.kind == "auto" and gate_ok(old, ab):
+                            for trig in ab.triggers:
+                                if trig.get("event") == "moved":
+                                    watchers.append((old, ab, trig))
+        for obj, ab, trig in watchers:
+            if only_player is not None and obj.controller != only_player:
+                continue
+            key = f"{obj.oid}:{ab.index}:{etype}"
+            if once_per_turn and key in st.triggered_this_turn:
+                continue
+            cond = trig.get("if")
+            if cond is not None:
+                ctx = Ctx(game, None, you=obj.controller, this=obj, event=event, rules=ab.rules)
+                if not cond(ctx):
+                    continue
+            st.triggered_this_turn.add(key)
+            st.pending.append(Pending(st.new_id(), obj.oid, obj.card_id, ab.index, obj.controller, event))
+            game.log("trigger", f"{game.describe(obj)}: ability {ab.index + 1} triggers", ab.rules)
+        for eff in list(st.effects):
+            if eff.kind != "delayed_trigger":
+                continue
+            trig = eff.spec.get("trigger", {})
+            if trig.get("event") != etype:
+                continue
+            ctx = Ctx(game, None, you=eff.master, this=st.objects.get(eff.source), event=event,
+                      vars=dict(eff.bindings))
+            cond = trig.get("if")
+            if cond is not None and not cond(ctx):
+                continue
+            spec = dict(eff.spec)
+            spec["_bindings"] = eff.bindings
+            st.pending.append(Pending(st.new_id(), eff.source, eff.source_card, -1, eff.master, event, spec))
+            game.log("trigger", "a delayed trigger triggers", tuple(spec.get("rules", ())))
+            if eff.duration is None:
+                st.effects.remove(eff)
+
+    def check_state_triggers(self) -> None:
+        """State triggers become pending once while their condition holds (again after resolving)."""
+        game = self.game
+        st = game.state
+        for obj in ability_objects(game):
+            for ab in game.cards[obj.card_id].abilities:
+                if ab.kind != "auto" or not gate_ok(obj, ab):
+                    continue
+                for trig in ab.triggers:
+                    state = trig.get("state")
+                    if state is None:
+                        continue
+                    if any(p.source == obj.oid and p.ability == ab.index for p in st.pending):
+                        continue
+                    ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)
+                    if state(ctx):
+                        st.pending.append(Pending(st.new_id(), obj.oid, obj.card_id, ab.index, obj.controller,
+                                                  {"type": "state"}))
+                        game.log("trigger", f"{game.describe(obj)}: ability {ab.index + 1} triggers (state)",
+                                 ab.rules)
+
+    def untriggered(self, event_type: str) -> int:
+        """Abilities that would trigger on this event and have not yet this turn."""
+        game = self.game
+        st = game.state
+        n = 0
+        for obj, ab, trig in self._watchers(event_type):
+            if f"{obj.oid}:{ab.index}:{event_type}" in st.triggered_this_turn:
+                continue
+            cond = trig.get("if")
+            if cond is None or cond(Ctx(game, None, you=obj.controller, this=obj, event={"type": event_type},
+                                        rules=ab.rules)):
+                n += 1
+        return n

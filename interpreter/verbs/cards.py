@@ -1,0 +1,157 @@
+"""Verbs that act on cards: move, shuffle, placement states, stacking, revealing, marks, counters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine.context import Ctx
+from interpreter.state.objects import GameObject
+from interpreter.verbs.registry import Gen, verb
+
+
+def as_objects(v: Any) -> list[GameObject]:
+    if v is None:
+        return []
+    if isinstance(v, GameObject):
+        return [v]
+    return [o for o in v if isinstance(o, GameObject)]
+
+
+@verb("move", {"cards": "expr", "to": "zone?", "to_expr": "expr?", "player": "expr?",
+               "position": "enum:top|bottom?", "face": "enum:up|down?", "orientation": "str?",
+               "mark": "name?", "as": "name?", "shuffle": "bool?", "redirect": "bool?"})
+def v_move(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Move cards to a zone, one at a time, each becoming a new object unless the rulebook keeps
+    identity between the two zones. Replacement effects and interrupts run around each card."""
+    objs = as_objects(a["cards"](ctx))
+    if not objs:
+        return
+    if "to" in a:
+        zone = a["to"]
+    elif "to_expr" in a:
+        zone = a["to_expr"](ctx)
+    else:
+        game.fail(ctx, "move needs 'to' or 'to_expr'")
+    if zone not in game.rb.zones:
+        game.fail(ctx, f"move to unknown zone {zone!r}")
+    player = a["player"](ctx) if "player" in a else ctx.you
+    if a.get("shuffle"):
+        objs = list(objs)
+        game.state.rng.shuffle(objs)
+        game.log("shuffle", f"{len(objs)} cards shuffled before moving to {zone}", ctx.rules, chance=True)
+    states: dict[str, str] = {}
+    if "face" in a:
+        states["face"] = a["face"]
+    if "orientation" in a:
+        states["orientation"] = a["orientation"]
+    moved: list[GameObject] = []
+    for obj in objs:
+        if obj.oid not in game.state.objects:
+            continue  # already gone: an impossible action is skipped
+        dest = zone
+        if a.get("redirect"):
+            dest = game.redirect(obj, dest, ctx)
+        new = yield from game.move_card(obj, dest, player, ctx, position=a.get("position", "top"),
+                                        states=states, mark=a.get("mark"))
+        if new is not None:
+            moved.append(new)
+        if game.state.result is not None:
+            return
+    if "as" in a:
+        ctx.set(a["as"], moved)
+
+
+@verb("shuffle", {"zone": "zone?", "zone_expr": "expr?", "player": "expr"})
+def v_shuffle(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Randomise the order of a zone (a chance event, logged)."""
+    zone = a["zone"] if "zone" in a else a["zone_expr"](ctx)
+    game.shuffle_zone(zone, a["player"](ctx), ctx)
+    return
+    yield
+
+
+@verb("set_state", {"cards": "expr", "state": "state", "value": "str"})
+def v_set_state(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Put cards into a placement state; a card already in it is left alone (nothing happens)."""
+    for obj in as_objects(a["cards"](ctx)):
+        game.set_state(obj, a["state"], a["value"], ctx)
+    yield from game.interrupts(ctx)
+
+
+@verb("place_under", {"cards": "expr", "under": "expr"})
+def v_place_under(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Move cards into the zone of a card and stack them under it."""
+    holders = as_objects(a["under"](ctx))
+    if not holders:
+        return
+    holder = holders[0]
+    for obj in as_objects(a["cards"](ctx)):
+        new = yield from game.move_card(obj, holder.zone, holder.zone_player, ctx, under=holder.oid)
+        if game.state.result is not None or new is None:
+            return
+
+
+@verb("swap", {"a": "expr", "b": "expr"})
+def v_swap(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Exchange the zones of two cards at once; if either cannot move, neither does."""
+    xs, ys = as_objects(a["a"](ctx)), as_objects(a["b"](ctx))
+    if len(xs) != 1 or len(ys) != 1:
+        return
+    x, y = xs[0], ys[0]
+    xz, xp, yz, yp = x.zone, x.zone_player, y.zone, y.zone_player
+    if xz == yz and xp == yp:
+        return
+    yield from game.move_card(x, yz, yp, ctx)
+    yield from game.move_card(y, xz, xp, ctx)
+
+
+@verb("reveal", {"cards": "expr"})
+def v_reveal(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Show cards to every player."""
+    objs = as_objects(a["cards"](ctx))
+    for obj in objs:
+        obj.known_to.update(range(game.state.num_players))
+    if objs:
+        game.log("reveal", "reveals " + ", ".join(game.describe(o) for o in objs), ctx.rules)
+    return
+    yield
+
+
+@verb("look", {"cards": "expr", "player": "expr", "as": "name?"})
+def v_look(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Let one player learn cards without moving them."""
+    objs = as_objects(a["cards"](ctx))
+    p = a["player"](ctx)
+    for obj in objs:
+        obj.known_to.add(p)
+    game.log("look", f"P{p + 1} looks at {len(objs)} card(s)", ctx.rules)
+    if "as" in a:
+        ctx.set(a["as"], objs)
+    return
+    yield
+
+
+@verb("mark", {"cards": "expr", "key": "name", "value": "expr"})
+def v_mark(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Attach a named mark to cards; marks vanish when the card becomes a new object."""
+    value = a["value"](ctx)
+    for obj in as_objects(a["cards"](ctx)):
+        obj.marks[a["key"]] = value
+    return
+    yield
+
+
+@verb("counter", {"target": "expr", "name": "name", "add": "expr?", "set": "expr?"})
+def v_counter(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Add to or set a named counter on cards or players."""
+    target = a["target"](ctx)
+    targets = target if isinstance(target, list) else [target]
+    for t in targets:
+        store = t.counters if isinstance(t, GameObject) else game.state.player_counters[t]
+        if "set" in a:
+            store[a["name"]] = a["set"](ctx)
+        else:
+            store[a["name"]] = store.get(a["name"], 0) + (a["add"](ctx) if "add" in a else 1)
+        game.log("counter", f"{a['name']} of {game.describe_target(t)} is now {store[a['name']]}", ctx.rules)
+    return
+    yield

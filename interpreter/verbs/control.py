@@ -1,0 +1,87 @@
+"""Verbs that steer the game: events, outcomes, roles, skips and jumps, player statuses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine.context import Ctx
+from interpreter.verbs.registry import Gen, verb
+
+
+@verb("emit", {"event": "event", "once_per_turn": "bool?", "only_player": "expr?", "*": "expr"})
+def v_emit(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Raise an event so auto abilities can trigger. `once_per_turn` lets each ability trigger on it
+    at most once a turn; `only_player` limits triggering to that player's abilities."""
+    event = {"type": a["event"]}
+    for k, f in a.items():
+        if k not in ("event", "once_per_turn", "only_player"):
+            event[k] = f(ctx)
+    only = a["only_player"](ctx) if "only_player" in a else None
+    game.emit(event, ctx, once_per_turn=a.get("once_per_turn", False), only_player=only)
+    return
+    yield
+
+
+@verb("win", {"player": "expr"})
+def v_win(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """A player wins."""
+    game.declare_outcome(a["player"](ctx), "win", ctx)
+    return
+    yield
+
+
+@verb("lose", {"player": "expr"})
+def v_lose(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """A player loses."""
+    game.declare_outcome(a["player"](ctx), "lose", ctx)
+    return
+    yield
+
+
+@verb("draw_game", {})
+def v_draw_game(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """The game ends in a draw."""
+    game.end_game(None, "draw", ctx.rules)
+    return
+    yield
+
+
+@verb("set_role", {"role": "role", "player": "expr"})
+def v_set_role(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Give a role (first player, server, ...) to a player."""
+    p = a["player"](ctx)
+    if game.state.roles.get(a["role"]) != p:
+        game.state.roles[a["role"]] = p
+        game.log("role", f"P{p + 1} becomes {a['role']}", ctx.rules)
+    return
+    yield
+
+
+@verb("skip", {"node": "node"})
+def v_skip(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """The next time the walk would enter this turn, phase or step, it passes over it."""
+    game.state.skips.append(a["node"])
+    game.log("skip", f"{a['node']} will be skipped", ctx.rules)
+    return
+    yield
+
+
+@verb("jump", {"to": "node"})
+def v_jump(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """End the current step now and continue the walk at another node."""
+    game.state.jump = a["to"]
+    game.log("jump", f"play moves to {a['to']}", ctx.rules)
+    return
+    yield
+
+
+@verb("status", {"player": "expr", "status": "name", "duration": "duration?"})
+def v_status(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Give a player a named status (e.g. a prohibition), optionally until a duration ends."""
+    p = a["player"](ctx)
+    game.state.player_counters[p]["status:" + a["status"]] = 1
+    if "duration" in a:
+        game.add_effect("status", {"player": p, "status": a["status"]}, ctx, a["duration"])
+    game.log("status", f"P{p + 1} gains status {a['status']}", ctx.rules)
+    return
+    yield

@@ -1,0 +1,46 @@
+"""Verbs that create lasting effects: continuous effects, delayed triggers, replacements."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine.context import Ctx
+from interpreter.verbs.cards import as_objects
+from interpreter.verbs.registry import Gen, verb
+
+
+@verb("continuous", {"effect": "spec", "duration": "duration?", "lock": "bool?"})
+def v_continuous(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Create a continuous effect. With `lock` (the default), the cards it affects are fixed now,
+    so cards that later leave or arrive are not affected."""
+    spec = a["effect"]
+    locked = None
+    if a.get("lock", True) and "affects" in spec:
+        locked = [o.oid for o in as_objects(spec["affects"](ctx))]
+    game.add_effect("continuous", spec, ctx, a.get("duration"), locked=locked)
+    return
+    yield
+
+
+@verb("delayed_trigger", {"effect": "spec", "duration": "duration?"})
+def v_delayed_trigger(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Create an ability that triggers later; without a duration it triggers once."""
+    game.add_effect("delayed_trigger", a["effect"], ctx, a.get("duration"))
+    return
+    yield
+
+
+@verb("replacement", {"effect": "spec", "duration": "duration?"})
+def v_replacement(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Create a replacement effect: when its event would happen, `instead` happens."""
+    game.add_effect("replacement", a["effect"], ctx, a.get("duration"))
+    return
+    yield
+
+
+@verb("end_durations", {"durations": "durations"})
+def v_end_durations(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """End every effect that lasts for one of these durations."""
+    game.end_durations(set(a["durations"]), ctx)
+    return
+    yield

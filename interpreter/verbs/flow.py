@@ -1,0 +1,89 @@
+"""Control-flow verbs: sequencing, conditions, loops, variables and template calls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine.context import Ctx
+from interpreter.verbs.registry import Gen, verb
+
+
+@verb("if", {"cond": "expr", "then": "effect?", "else": "effect?"})
+def v_if(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Run `then` when `cond` holds, else `else`."""
+    branch = a.get("then", ()) if a["cond"](ctx) else a.get("else", ())
+    if branch:
+        yield from game.run(branch, ctx)
+
+
+@verb("repeat", {"times": "expr", "do": "effect", "may_stop": "expr?", "until": "expr?"})
+def v_repeat(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Repeat `do` `times` times (none when <= 0, 1.3.2.2-style); `may_stop` names a player who may
+    end the loop before each repetition ("up to N"); `until` ends it when it holds."""
+    n = a["times"](ctx) or 0
+    stopper = a.get("may_stop")
+    until = a.get("until")
+    for _ in range(n):
+        if stopper is not None:
+            p = stopper(ctx)
+            if p is not None:
+                answer = yield from game.ask_yes_no(p, "continue", ctx)
+                if not answer:
+                    return
+        yield from game.run(a["do"], ctx)
+        if game.state.result is not None or (until is not None and until(ctx)):
+            return
+
+
+@verb("for_each", {"in": "expr", "as": "name", "do": "effect"})
+def v_for_each(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Run `do` once per item of a list, binding it to `as`."""
+    items = a["in"](ctx)
+    if items is None:
+        return
+    if not isinstance(items, list):
+        items = [items]
+    name = a["as"]
+    for item in list(items):
+        inner = ctx.child(vars={name: item})
+        yield from game.run(a["do"], inner)
+        if game.state.result is not None:
+            return
+
+
+@verb("let", {"*": "expr"})
+def v_let(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Bind names in the current scope (all values are computed before any is bound)."""
+    values = {k: f(ctx) for k, f in a.items()}
+    for k, v in values.items():
+        ctx.set(k, v)
+    return
+    yield
+
+
+@verb("set_var", {"name": "name", "value": "expr"})
+def v_set_var(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Set a game variable, visible to every later step until changed."""
+    game.state.vars[a["name"]] = a["value"](ctx)
+    return
+    yield
+
+
+@verb("call", {"template": "template", "*": "expr"})
+def v_call(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Run an effect template with parameters evaluated in the caller's scope."""
+    tpl = game.rb.templates[a["template"]]
+    params = {name: default(ctx) for name, default in tpl.defaults.items()}
+    for k, f in a.items():
+        if k != "template":
+            params[k] = f(ctx)
+    inner = ctx.child(vars=params, rules=tpl.rules)
+    yield from game.run(tpl.steps, inner)
+
+
+@verb("log", {"message": "expr"})
+def v_log(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Write a line to the game log."""
+    game.log("note", str(a["message"](ctx)), ctx.rules)
+    return
+    yield
