@@ -70,17 +70,22 @@ class Game:
             for zone, ids in deck.items():
                 for cid in ids:
                     self._create(cid, p, zone)
+        self.start_node: str | None = None  # a scenario may start mid-turn instead of at setup
+        self.stop_at: str | None = None  # ...and stop when the walk reaches a node
         self._gen: Gen | None = None
         self._decision: Decision | None = None
         self._answered: Any = None
 
     # -- objects -----------------------------------------------------------------------
-    def _create(self, card_id: str, owner: int, zone: str) -> GameObject:
+    def _create(self, card_id: str, owner: int, zone: str, states: dict[str, str] | None = None,
+                zone_player: int | None = -1) -> GameObject:
+        """Put a new card into a zone (deck building and scenario set-up only)."""
         st = self.state
-        obj = GameObject(st.new_id(), card_id, owner, owner, zone, owner, self._default_states(zone, {}),
-                         st.tick(), st.turn)
+        zp = (None if self.rb.zones[zone].shared else owner) if zone_player == -1 else zone_player
+        obj = GameObject(st.new_id(), card_id, owner, owner if zp is None else zp, zone, zp,
+                         self._default_states(zone, states or {}), st.tick(), st.turn)
         st.objects[obj.oid] = obj
-        st.zones[(zone, owner)].append(obj.oid)
+        st.zones[(zone, zp)].append(obj.oid)
         return obj
 
     def _default_states(self, zone: str, given: dict[str, str], prev: dict[str, str] | None = None) -> dict[str, str]:
@@ -126,11 +131,13 @@ class Game:
             self._decision = None
 
     def _main(self) -> Gen:
-        ctx = Ctx(self, None, rules=tuple(self.rb.raw.get("setup", {}).get("rules", ())))
-        self.log("setup", "the game is prepared", ctx.rules)
-        yield from self.run(self.rb.setup, ctx)
         from interpreter.graph.walker import walk
-        yield from walk(self, self.rb.graph)
+
+        if self.start_node is None:
+            ctx = Ctx(self, None, rules=tuple(self.rb.raw.get("setup", {}).get("rules", ())))
+            self.log("setup", "the game is prepared", ctx.rules)
+            yield from self.run(self.rb.setup, ctx)
+        yield from walk(self, self.rb.graph, self.start_node)
 
     # -- running effects -----------------------------------------------------------------
     def run(self, steps: tuple[Step, ...], ctx: Ctx) -> Gen:
@@ -411,6 +418,8 @@ class Game:
         for k, v in data.items():
             if isinstance(v, GameObject):
                 v = self.describe(v)
+            elif isinstance(v, list):
+                v = "[" + ", ".join(self.describe(x) if isinstance(x, GameObject) else str(x) for x in v) + "]"
             elif isinstance(v, int) and k in ("player",):
                 v = f"P{v + 1}"
             parts.append(f"{k}={v}")

@@ -55,6 +55,9 @@ class TurnGraph:
             return name
         cands = self.by_base.get(name)
         if not cands:
+            # A dotted path may omit leading ancestors: "first_normal_phase.main_phase".
+            cands = [n for n in self.nodes if n.endswith("." + name)]
+        if not cands:
             return None
         if len(cands) == 1 or near is None:
             return cands[0]

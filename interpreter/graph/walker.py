@@ -34,11 +34,14 @@ def enter(game: Any, node: CNode) -> None:
         game.log("turn", f"turn {st.turn} begins", node.rules)
 
 
-def walk(game: Any, graph: TurnGraph) -> Any:
+def walk(game: Any, graph: TurnGraph, start: str | None = None) -> Any:
     st = game.state
-    nid: str | None = graph.roots[0] if graph.roots else None
+    nid: str | None = start if start is not None else (graph.roots[0] if graph.roots else None)
     while nid is not None and st.result is None:
         node = graph.nodes[nid]
+        if game.stop_at is not None and (node.id == game.stop_at or node.base == game.stop_at):
+            game.log("stop", f"stopped before {node.id}")
+            return
         if st.skips and (node.id in st.skips or node.base in st.skips):
             st.skips.remove(node.id if node.id in st.skips else node.base)
             game.log("skip", f"{node.base} is skipped", node.rules)

@@ -127,4 +127,5 @@ class Rulebook:
     arrival_marks: list[tuple[str, str]] = field(default_factory=list)
     ability_zones: dict[str, frozenset[str]] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
+    invariants: list[dict[str, Any]] = field(default_factory=list)
     compiler: Any = None

@@ -22,7 +22,7 @@ from interpreter.loader.model import Action, DeckRule, Rulebook, RuleProcess, Te
 from interpreter.loader.schema import schema_names, validate
 from interpreter.loader.yaml_safe import SourceMap, load_yaml
 
-LIST_SECTIONS = {"enums", "card_types", "common_fields", "placement_states", "zones", "templates", "events",
+LIST_SECTIONS = {"invariants", "enums", "card_types", "common_fields", "placement_states", "zones", "templates", "events",
                  "durations", "functions", "keywords", "decisions", "not_encoded", "actions", "roles",
                  "subgraphs", "ability_kinds"}
 BINDING_KEYS = {"as"}
@@ -398,6 +398,11 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
             comp.error(m.locs["check_timing"].at("order", i, "player"),
                        "expected active_player, non_active_player, turn_player or non_turn_player")
 
+    invariants = []
+    for i, inv in enumerate(d.get("invariants", [])):
+        loc = m.loc("invariants", i)
+        invariants.append({"id": inv.get("id"), "rules": tuple(inv.get("rules", ())),
+                           "check": comp.expr(inv.get("check", True), loc.at("check"))})
     diags.raise_if_any()
     rb = Rulebook(
         id=str(d.get("id")), title=str(d.get("title", "")), rules_version=str(d.get("rules_version", "")),
@@ -412,7 +417,7 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
         timing=timing, outcomes=d.get("outcomes", {}) or {}, names=names,
         identity_groups=tuple(zr.get("identity_kept_within", []) or ()),
         owner_except_groups=tuple(zr.get("to_owner_except", []) or ()), arrival_marks=arrival,
-        ability_zones=ability_zones, files=files, compiler=comp,
+        ability_zones=ability_zones, files=files, compiler=comp, invariants=invariants,
     )
     rb.raw["infinite_loop"] = d.get("infinite_loop") or (d.get("outcomes", {}) or {}).get("infinite_loop")
     return rb

@@ -40,7 +40,9 @@ class DiffEntry:
     @property
     def renumbered(self) -> bool:
         """True when the rule's number changed."""
-        return self.old_number is not None and self.new_number is not None and self.old_number != self.new_number
+        if self.old_number is None or self.new_number is None:
+            return False
+        return self.old_number != self.new_number
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form; fields that do not apply are left out."""
@@ -99,7 +101,8 @@ class RulesDiff:
         groups: dict[str, list[DiffEntry]] = {}
         for entry in self.entries():
             groups.setdefault(entry.section, []).append(entry)
-        return [(section, self.section_titles.get(section, ""), entries) for section, entries in groups.items()]
+        return [(section, self.section_titles.get(section, ""), entries)
+                for section, entries in groups.items()]
 
     @property
     def empty(self) -> bool:
@@ -154,7 +157,8 @@ def diff_rules(old: RuleDoc, new: RuleDoc) -> RulesDiff:
             spacing_only += before.content() != after.content()
     for i, j, ratio in similar:
         before, after = old_rules[i], new_rules[j]
-        xrefs = xref_only_changes(before.content(), after.content(), old_numbering, new_numbering, renumbering)
+        xrefs = xref_only_changes(before.content(), after.content(), old_numbering, new_numbering,
+                                  renumbering)
         kind = "xref_only" if xrefs is not None else "changed"
         entry = _entry(kind, before, after, ratio)
         entry.ops = inline_ops(before.content(), after.content())
@@ -163,15 +167,19 @@ def diff_rules(old: RuleDoc, new: RuleDoc) -> RulesDiff:
         getattr(result, kind).append(entry)
     paired_old = used_old | {i for i, _, _ in similar}
     paired_new = used_new | {j for _, j, _ in similar}
-    result.removed = [_entry("removed", rule, None) for i, rule in enumerate(old_rules) if i not in paired_old]
-    result.added = [_entry("added", None, rule) for j, rule in enumerate(new_rules) if j not in paired_new]
+    result.removed = [_entry("removed", rule, None)
+                      for i, rule in enumerate(old_rules) if i not in paired_old]
+    result.added = [_entry("added", None, rule)
+                    for j, rule in enumerate(new_rules) if j not in paired_new]
     for kind in KINDS:
         getattr(result, kind).sort(key=_order)
 
     for rule in old.roots() + new.roots():
-        result.section_titles[rule.section] = new.section_title(rule.section) or old.section_title(rule.section)
+        title = new.section_title(rule.section) or old.section_title(rule.section)
+        result.section_titles[rule.section] = title
     if spacing_only:
-        result.notes.append(f"{spacing_only} rules differ only in spacing or line breaks (treated as unchanged)")
+        result.notes.append(f"{spacing_only} rules differ only in spacing or line breaks "
+                            "(treated as unchanged)")
     if old.numbering and new.numbering and old.numbering.example != new.numbering.example:
         result.notes.append(f"numbering style changed: {old.numbering.example} -> {new.numbering.example}")
     return result

@@ -19,8 +19,12 @@ _BOLD = re.compile(r"\*\*")
 BULLET_MARKERS = "・●◆◇■□▪▫•○◎★☆▶►▷➢→※"
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳❶❷❸❹❺❻❼❽❾❿"
 _BULLET = re.compile(rf"^([{re.escape(BULLET_MARKERS)}{CIRCLED}])\s*(.*)$")
-_NOTE = re.compile(r"^((?:注意?|備考)\s*[0-9０-９]*\s*[:：)）]|注\s|(?:note|notes)\s*:)\s*(.*)$", re.IGNORECASE)
-_EXAMPLE = re.compile(r"^((?:例|具体例|例示)\s*[0-9０-９]*\s*[:：)）]|例\s|(?:example|e\.g\.)\s*:?)\s*(.*)$", re.IGNORECASE)
+_NOTE = re.compile(
+    r"^((?:注意?|備考)\s*[0-9０-９]*\s*[:：)）]|注\s|(?:note|notes)\s*:)\s*(.*)$", re.IGNORECASE
+)
+_EXAMPLE = re.compile(
+    r"^((?:例|具体例|例示)\s*[0-9０-９]*\s*[:：)）]|例\s|(?:example|e\.g\.)\s*:?)\s*(.*)$", re.IGNORECASE
+)
 
 
 @dataclass

@@ -90,7 +90,8 @@ def pair_similar(
         for gram in grams:
             for i in index_by_gram.get(gram, ()):
                 shared[i] += 1
-        ranked = sorted(shared.items(), key=lambda item: -2 * item[1] / (len(grams) + len(old_grams[item[0]]) or 1))
+        ranked = sorted(shared.items(),
+                        key=lambda item: -2 * item[1] / (len(grams) + len(old_grams[item[0]]) or 1))
         for i, _count in ranked[:CANDIDATES_PER_RULE]:
             ratio = similarity(old[i].content(), new[j].content())
             length = min(len(identity(old[i])), len(identity(new[j])))

@@ -41,7 +41,7 @@ def detect_numbering(lines: Iterable[str]) -> Numbering | None:
             if pattern.match(line):
                 counts[style] += 1
     best = max(STYLES, key=lambda style: counts[style])
-    if counts[best] < 2:
+    if counts[best] < 1:
         return None
     return Numbering(separator=best[0], trailing_dot=best[1])
 

@@ -276,7 +276,8 @@ class _Parser:
             return
         if rejected and not line.dashed:
             number = self.doc.numbering.format(self.copies[-1].last_key or ()) if self.doc.numbering else ""
-            doc.unparsed.append(SourceLine(line.number, text, f"rule number out of sequence (after {number})"))
+            reason = f"rule number out of sequence (after {number})"
+            doc.unparsed.append(SourceLine(line.number, text, reason))
             return
         draft.physical = text
         if kind is not None:
@@ -366,16 +367,19 @@ class _Parser:
             if copy is kept:
                 continue
             other = built[id(copy)]
-            same = sum(1 for number, rule in other.items()
-                       if number in kept_rules and _squash(kept_rules[number].content()) == _squash(rule.content()))
-            differ = [number for number, rule in other.items()
-                      if number in kept_rules and _squash(kept_rules[number].content()) != _squash(rule.content())]
-            only_kept = [n for n in kept_rules if n not in other]
-            only_other = [n for n in other if n not in kept_rules]
-            message = (f"copy {index}: {same} rules identical to the kept copy, {len(differ)} differ"
-                       + (f" ({', '.join(differ[:10])}{'…' if len(differ) > 10 else ''})" if differ else "")
-                       + (f"; {len(only_kept)} only in the kept copy ({_span(only_kept)})" if only_kept else "")
-                       + (f"; {len(only_other)} only in this copy ({_span(only_other)})" if only_other else ""))
+            shared = [number for number in other if number in kept_rules]
+            differ = [number for number in shared
+                      if _squash(kept_rules[number].content()) != _squash(other[number].content())]
+            only_kept = [number for number in kept_rules if number not in other]
+            only_other = [number for number in other if number not in kept_rules]
+            message = f"copy {index}: {len(shared) - len(differ)} rules identical to the kept copy, "
+            message += f"{len(differ)} differ"
+            if differ:
+                message += f" ({_span(differ)})"
+            if only_kept:
+                message += f"; {len(only_kept)} only in the kept copy ({_span(only_kept)})"
+            if only_other:
+                message += f"; {len(only_other)} only in this copy ({_span(only_other)})"
             doc.notes.append(message)
 
     def _link(self, doc: RuleDoc) -> None:
@@ -390,8 +394,9 @@ class _Parser:
                 rule.parent = parent.number
                 parent.children.append(rule.number)
                 if len(ancestor) != len(rule.key) - 1:
-                    doc.notes.append(f"{rule.number} (line {rule.line}): parent "
-                                     f"{numbering.format(rule.key[:-1])} is missing; attached to {parent.number}")
+                    missing = numbering.format(rule.key[:-1])
+                    doc.notes.append(f"{rule.number} (line {rule.line}): parent {missing} is missing; "
+                                     f"attached to {parent.number}")
             elif len(rule.key) > 1:
                 doc.notes.append(f"{rule.number} (line {rule.line}): no parent rule")
         self._gaps(doc, by_key)

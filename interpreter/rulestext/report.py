@@ -58,7 +58,7 @@ def describe(diff: RulesDiff, side: str) -> str:
 def summary_line(diff: RulesDiff) -> str:
     """One line with the count of each kind."""
     counts = diff.counts()
-    parts = [f"{counts[kind]} {LABELS[kind]}" for kind in ("added", "removed", "changed", "renumbered", "xref_only")]
+    parts = [f"{counts[kind]} {LABELS[kind]}" for kind in LABELS]
     return ", ".join(parts) + f", {counts['unchanged']} unchanged"
 
 
@@ -111,6 +111,14 @@ def excerpt(text: str | None, limit: int = 80) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+def body(entry: DiffEntry, text: str | None) -> str:
+    """Rule text without its heading line (the heading is shown next to the number)."""
+    text = text or ""
+    if entry.heading and text.startswith(entry.heading):
+        return text[len(entry.heading):].lstrip("\n")
+    return text
+
+
 def _section_title(section: str, title: str) -> str:
     return f"{section}. {title}" if title else f"Section {section}"
 
@@ -136,7 +144,8 @@ def _indent(text: str, prefix: str = "    ") -> str:
 
 def render_text(diff: RulesDiff) -> str:
     """Plain text, for terminals and commit messages."""
-    out = [f"Rules diff: {describe(diff, 'old')} -> {describe(diff, 'new')}", f"Summary: {summary_line(diff)}"]
+    out = [f"Rules diff: {describe(diff, 'old')} -> {describe(diff, 'new')}",
+           f"Summary: {summary_line(diff)}"]
     if diff.empty:
         out.append("No differences in the rules.")
     for section, title, entries in diff.sections():
@@ -150,12 +159,15 @@ def render_text(diff: RulesDiff) -> str:
             heading = f" {entry.heading}" if entry.heading else ""
             if entry.kind == "added":
                 out.append(f"+ {entry.number}{heading} (added)")
-                out.append(_indent(entry.new_text or "", "    + "))
+                if body(entry, entry.new_text):
+                    out.append(_indent(body(entry, entry.new_text), "    + "))
             elif entry.kind == "removed":
                 out.append(f"- {entry.number}{heading} (removed)")
-                out.append(_indent(entry.old_text or "", "    - "))
+                if body(entry, entry.old_text):
+                    out.append(_indent(body(entry, entry.old_text), "    - "))
             else:
-                out.append(f"~ {number_label(entry)}{heading} (changed, similarity {entry.similarity or 0:.2f})")
+                ratio = entry.similarity or 0.0
+                out.append(f"~ {number_label(entry)}{heading} (changed, similarity {ratio:.2f})")
                 out.append(_indent(_inline_text(entry.ops)))
         for run in renumber_runs(moved):
             out.append(f"> renumbered {run_label(run)}")
@@ -215,13 +227,14 @@ def render_markdown(diff: RulesDiff) -> str:
         for entry in main:
             heading = f" {md_escape(entry.heading)}" if entry.heading else ""
             if entry.kind == "added":
-                text = md_escape(entry.new_text or "").replace("\n", "<br>")
-                out.append(f"- **added {entry.number}**{heading}: **{text}**")
+                text = md_escape(body(entry, entry.new_text)).replace("\n", "<br>")
+                out.append(f"- **added {entry.number}**{heading}" + (f": **{text}**" if text else ""))
             elif entry.kind == "removed":
-                text = md_escape(entry.old_text or "").replace("\n", "<br>")
-                out.append(f"- **removed {entry.number}**{heading}: ~~{text}~~")
+                text = md_escape(body(entry, entry.old_text)).replace("\n", "<br>")
+                out.append(f"- **removed {entry.number}**{heading}" + (f": ~~{text}~~" if text else ""))
             else:
-                out.append(f"- **changed {md_escape(number_label(entry))}**{heading}: {_inline_markdown(entry.ops)}")
+                label = md_escape(number_label(entry))
+                out.append(f"- **changed {label}**{heading}: {_inline_markdown(entry.ops)}")
         for run in renumber_runs(moved):
             out.append(f"- renumbered {md_escape(run_label(run))}")
     if diff.xref_only:

@@ -11,7 +11,7 @@ from html import escape
 
 from .diff import DiffEntry, RulesDiff
 from .inline import Op
-from .report import LABELS, describe, excerpt, number_label, renumber_runs, run_label
+from .report import LABELS, body, describe, excerpt, number_label, renumber_runs, run_label
 
 _CSS = """
 :root { --add: #e6ffec; --add-strong: #abf2bc; --del: #ffebe9; --del-strong: #ffc1c0;
@@ -68,17 +68,17 @@ def _entry(entry: DiffEntry) -> str:
     anchor = escape(f"r-{entry.new_number or entry.old_number}", quote=True)
     head = (f'<div class="head"><span class="num">{escape(number_label(entry))}</span>{heading}'
             f'<span class="tag">{escape(LABELS[entry.kind])}</span></div>')
-    if entry.kind == "added":
-        body = f'<div class="text"><ins>{escape(entry.new_text or "")}</ins></div>'
-    elif entry.kind == "removed":
-        body = f'<div class="text"><del>{escape(entry.old_text or "")}</del></div>'
+    if entry.kind in ("added", "removed"):
+        tag = "ins" if entry.kind == "added" else "del"
+        text = body(entry, entry.new_text if entry.kind == "added" else entry.old_text)
+        shown = f'<div class="text"><{tag}>{escape(text)}</{tag}></div>' if text else ""
     else:
-        body = f'<div class="text">{_inline(entry.ops)}</div>'
+        shown = f'<div class="text">{_inline(entry.ops)}</div>'
         if entry.xrefs:
             refs = ", ".join(f"{escape(xref.old)} → {escape(xref.new)}" + ("" if xref.consistent else " ⚠")
                              for xref in entry.xrefs)
-            body += f'<div class="notes">references: {refs}</div>'
-    return f'<div class="entry {entry.kind}" id="{anchor}">{head}{body}</div>'
+            shown += f'<div class="notes">references: {refs}</div>'
+    return f'<div class="entry {entry.kind}" id="{anchor}">{head}{shown}</div>'
 
 
 def _moves(entries: Sequence[DiffEntry]) -> str:

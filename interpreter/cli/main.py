@@ -1,0 +1,206 @@
+"""The `sogo` command line: validate, play, simulate, scenarios, graphs and rules tools."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from interpreter.loader.diagnostics import LoadError
+
+
+def _fail(diags: Any) -> None:
+    for d in getattr(diags, "diagnostics", [diags]):
+        click.echo(str(d), err=True)
+    sys.exit(1)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sogo")
+def cli() -> None:
+    """Sogo: run trading card games from their comprehensive rules, written as data."""
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+def validate(paths: tuple[str, ...]) -> None:
+    """Check rulebooks, card files, decks and scenarios; report every problem as FILE:LINE:COL."""
+    from interpreter.cli.validate import validate_paths
+
+    problems, checked = validate_paths([Path(p) for p in paths])
+    for d in problems:
+        click.echo(str(d), err=True)
+    for line in checked:
+        click.echo(line)
+    if problems:
+        click.echo(f"{len(problems)} problem(s)", err=True)
+        sys.exit(1)
+
+
+def _setup(game_name: str, decks: tuple[str, ...] | None) -> tuple[Any, Any, list[Any]]:
+    from interpreter.cli.setup import load_game_env
+
+    try:
+        return load_game_env(game_name, list(decks) if decks else None)
+    except LoadError as e:
+        _fail(e)
+        raise
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--seed", default=1, show_default=True, help="Seed for the game's random generator.")
+@click.option("--agents", default="random,random", show_default=True,
+              help="Comma-separated agent per player: random, first, human.")
+@click.option("--decks", nargs=2, type=click.Path(exists=True), help="Two deck files (default: the samples).")
+@click.option("--log", "log_format", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
+def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: str) -> None:
+    """Play one complete game and print its log, each event with the rule it applies."""
+    from interpreter.agents import make_agent
+    from interpreter.engine.game import Game, GameError
+
+    rb, cards, deck_lists = _setup(game, decks)
+    names = agents.split(",")
+    if len(names) != len(deck_lists):
+        raise click.BadParameter(f"need {len(deck_lists)} agents, got {len(names)}", param_hint="--agents")
+    try:
+        players = [make_agent(n.strip(), seed, i) for i, n in enumerate(names)]
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--agents") from e
+    g = Game(rb, cards, deck_lists, seed=seed)
+    printed = 0
+
+    def flush() -> None:
+        nonlocal printed
+        for e in g.entries[printed:]:
+            click.echo(e.as_json() if log_format == "jsonl" else e.as_text())
+        printed = len(g.entries)
+
+    try:
+        while True:
+            d = g.advance()
+            flush()
+            if d is None:
+                break
+            g.answer(players[d.player].decide(d, g.view(d.player)))
+    except GameError as e:
+        flush()
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    except (KeyboardInterrupt, EOFError, click.Abort):
+        click.echo("\ngame abandoned", err=True)
+        sys.exit(130)
+    r = g.state.result or {}
+    if log_format == "text":
+        who = f"P{r['winner'] + 1} wins" if r.get("winner") is not None else "draw"
+        click.echo(f"result: {who} after {r.get('turn')} turns, {g.state.decisions} decisions "
+                   f"(rules {', '.join(r.get('rules', []))})")
+
+
+@cli.command()
+@click.argument("game")
+@click.option("-n", "games", default=100, show_default=True, help="Number of games.")
+@click.option("--seed", default=1, show_default=True, help="First seed; game i uses seed+i.")
+@click.option("--decks", nargs=2, type=click.Path(exists=True))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def simulate(game: str, games: int, seed: int, decks: tuple[str, ...], as_json: bool) -> None:
+    """Play many seeded random games and report outcomes, turns, errors and speed."""
+    from interpreter.sim import simulate as run_sim
+
+    rb, cards, deck_lists = _setup(game, decks)
+    t0 = time.perf_counter()
+    summary = run_sim(rb, cards, deck_lists, games, seed)
+    summary["seconds"] = round(time.perf_counter() - t0, 3)
+    summary["games_per_second"] = round(games / summary["seconds"], 2) if summary["seconds"] else None
+    if as_json:
+        click.echo(json.dumps(summary, sort_keys=True))
+    else:
+        for k, v in summary.items():
+            click.echo(f"{k:>18}: {v}")
+
+
+@cli.group()
+def scenario() -> None:
+    """Conformance scenarios."""
+
+
+@scenario.command("run")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("-v", "--verbose", is_flag=True, help="Print the log of failing scenarios.")
+def scenario_run(paths: tuple[str, ...], verbose: bool) -> None:
+    """Run scenario files (or directories of them); exit 1 if any fails."""
+    from interpreter.scenarios.runner import run_scenario
+
+    files: list[Path] = []
+    for p in map(Path, paths):
+        files.extend(sorted(p.rglob("*.yaml")) if p.is_dir() else [p])
+    failed = 0
+    for f in files:
+        o = run_scenario(f)
+        status = "PASS" if o.passed else "FAIL"
+        click.echo(f"{status} {o.id} ({', '.join(o.rules)})")
+        if not o.passed:
+            failed += 1
+            for msg in o.failures:
+                click.echo(f"     {msg}")
+            if verbose and o.game is not None:
+                for e in o.game.entries:
+                    click.echo("       " + e.as_text())
+    click.echo(f"{len(files) - failed} passed, {failed} failed")
+    if failed:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--format", "fmt", type=click.Choice(["dot", "mermaid"]), default="mermaid", show_default=True)
+def graph(game: str, fmt: str) -> None:
+    """Print the turn structure as a Graphviz or Mermaid diagram."""
+    from interpreter.graph.render import to_dot, to_mermaid
+    from interpreter.loader.rulebook import load_rulebook
+
+    try:
+        rb = load_rulebook(game)
+    except LoadError as e:
+        _fail(e)
+    click.echo(to_dot(rb.graph) if fmt == "dot" else to_mermaid(rb.graph))
+
+
+@cli.command("schema")
+@click.argument("game")
+def schema_cmd(game: str) -> None:
+    """Print the JSON Schema of GAME's card files, generated from its rulebook (for editors)."""
+    from interpreter.loader.cards import card_schema
+    from interpreter.loader.rulebook import load_rulebook
+
+    try:
+        rb = load_rulebook(game)
+    except LoadError as e:
+        _fail(e)
+    click.echo(json.dumps(card_schema(rb), indent=2, ensure_ascii=False))
+
+
+def _register_optional() -> None:
+    try:
+        from interpreter.cli.rules_cmd import rules
+    except ImportError:  # pragma: no cover - the rules tools are optional at import time
+        return
+    cli.add_command(rules)
+
+
+_register_optional()
+
+
+def main() -> None:
+    try:
+        cli(standalone_mode=True)
+    except LoadError as e:
+        _fail(e)
+
+
+if __name__ == "__main__":
+    main()

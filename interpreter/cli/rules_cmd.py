@@ -1,0 +1,144 @@
+"""``sogo rules``: parse and diff comprehensive-rules texts.
+
+Registered by the main CLI with ``cli.add_command(rules)``. Problems with the
+inputs are printed as ``path:line:col: message`` and exit with status 1, never
+as a traceback, so the commands can run in CI and in editors.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from interpreter.rulestext import FORMATS, RuleDoc, RulesTextError, diff_rules, load_text, parse_rules, render
+from interpreter.rulestext.diff import RulesDiff
+
+
+@click.group(name="rules")
+def rules() -> None:
+    """Parse comprehensive-rules texts and compare their revisions."""
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(message, err=True)
+    raise click.exceptions.Exit(1)
+
+
+@contextmanager
+def _located_errors(path: str) -> Iterator[None]:
+    """Turn any failure into ``path:line:col: message`` and exit status 1."""
+    try:
+        yield
+    except RulesTextError as error:
+        _fail(str(error))
+    except click.exceptions.Exit:
+        raise
+    except Exception as error:  # the contract is "never a traceback"
+        _fail(f"{path}:1:1: internal error: {type(error).__name__}: {error}")
+
+
+def _load(path: str) -> RuleDoc:
+    """Read and parse one file; a file without numbered rules is an error."""
+    doc = parse_rules(load_text(path), source=path)
+    if not doc.rules:
+        raise RulesTextError(path, "no numbered rules found (expected rule numbers such as 1.2.1. or 1-2-1.)")
+    return doc
+
+
+def _report_parse(doc: RuleDoc, path: str) -> None:
+    """Unparsed lines and a summary on stderr, so stdout stays machine-readable."""
+    for line in doc.unparsed:
+        reason = f" ({line.reason})" if line.reason else ""
+        click.echo(f"{path}:{line.line}: unparsed: {line.text}{reason}", err=True)
+    counts = doc.counts()
+    version = f", version {doc.version}" if doc.version else ""
+    date = f" ({doc.date})" if doc.date else ""
+    click.echo(
+        f"{path}: {counts['rules']} rules in {counts['sections']} sections, {counts['items']} items, "
+        f"{counts['unparsed']} unparsed, {counts['dropped']} header/footer lines dropped, "
+        f"{counts['toc_lines']} table-of-contents lines skipped, {counts['appendix_sections']} appendix "
+        f"sections, {counts['gaps']} numbering gaps{version}{date}",
+        err=True,
+    )
+    for note in doc.notes:
+        click.echo(f"{path}: note: {note}", err=True)
+
+
+def _outline(doc: RuleDoc) -> str:
+    """Indented outline of the rule tree, one rule per line."""
+    lines: list[str] = []
+    for rule in doc.ordered():
+        indent = "  " * (rule.depth - 1)
+        label = rule.heading or rule.text.split("\n", 1)[0]
+        if len(label) > 100:
+            label = label[:99] + "…"
+        lines.append(f"{indent}{rule.number} {label}  [line {rule.line}]")
+    return "\n".join(lines) + "\n"
+
+
+@rules.command("parse")
+@click.argument("file", type=str)
+@click.option("--format", "fmt", type=click.Choice(["json", "text"]), default="json", show_default=True,
+              help="json: the rule tree; text: an indented outline.")
+def parse_command(file: str, fmt: str) -> None:
+    """Parse FILE and print its rule tree (unparsed lines and counts go to stderr)."""
+    with _located_errors(file):
+        doc = _load(file)
+        output = doc_json(doc) if fmt == "json" else _outline(doc)
+        _report_parse(doc, file)
+    click.echo(output, nl=False)
+
+
+def doc_json(doc: RuleDoc) -> str:
+    """The parsed document as JSON, Japanese left readable."""
+    return json.dumps(doc.to_dict(), ensure_ascii=False, indent=2) + "\n"
+
+
+# --- HOOK: rulebook impact (planned, intentionally not implemented) -----------------------------
+# A later ``--rulebook RULEBOOK`` option on ``sogo rules diff`` will list which entries of a YAML
+# rulebook cite rules that were changed, removed or renumbered. Add the click option to
+# ``diff_command`` and call the hook below between diffing and rendering; until then it is a no-op.
+def rulebook_impact_hook(diff: RulesDiff, rulebook: Path | None = None) -> None:
+    """Placeholder for the ``--rulebook`` impact analysis; does nothing yet."""
+    del diff, rulebook
+
+
+@rules.command("diff")
+@click.argument("old", type=str)
+@click.argument("new", type=str)
+@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="text", show_default=True,
+              help="Report format.")
+@click.option("-o", "--output", "output", type=str, default=None,
+              help="Write the report here instead of stdout.")
+def diff_command(old: str, new: str, fmt: str, output: str | None) -> None:
+    """Compare two revisions OLD and NEW of a rules text, matching rules by content."""
+    with _located_errors(old):
+        old_doc = _load(old)
+    with _located_errors(new):
+        new_doc = _load(new)
+    with _located_errors(new):
+        result = diff_rules(old_doc, new_doc)
+        rulebook_impact_hook(result)  # HOOK: pass the --rulebook path here once it exists.
+        report = render(result, fmt)
+    for path, doc in ((old, old_doc), (new, new_doc)):
+        for line in doc.unparsed:
+            click.echo(f"{path}:{line.line}: unparsed: {line.text}", err=True)
+    if output is None:
+        click.echo(report, nl=False)
+        return
+    try:
+        Path(output).write_text(report, encoding="utf-8")
+    except OSError as error:
+        _fail(f"{output}:1:1: cannot write report: {error.strerror or error}")
+    counts = result.counts()
+    click.echo(f"{output}: " + ", ".join(f"{value} {key}" for key, value in counts.items()), err=True)
+
+
+if __name__ == "__main__":  # pragma: no cover - convenience for running the module directly
+    sys.exit(rules())

@@ -1,0 +1,104 @@
+"""`sogo validate`: find what each path is (rulebook, card file, deck, scenario) and check it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.loader.cards import load_cards, load_deck
+from interpreter.loader.diagnostics import Diagnostic, LoadError
+from interpreter.loader.rulebook import load_rulebook
+from interpreter.loader.yaml_safe import load_yaml
+
+
+def _classify(path: Path) -> list[tuple[str, Path]]:
+    if path.is_dir():
+        if (path / "rulebook.yaml").is_file():
+            return [("rulebook", path)]
+        out: list[tuple[str, Path]] = []
+        subdirs = sorted(p for p in path.iterdir() if p.is_dir())
+        files = sorted(path.glob("*.yaml"))
+        if files:
+            out.append(("cardset" if not any(_looks_like_scenario(f) for f in files) else "scenarios", path))
+        for d in subdirs:
+            out.extend(_classify(d))
+        return out
+    if _looks_like_scenario(path):
+        return [("scenario", path)]
+    if path.name.startswith("deck"):
+        return [("deck", path)]
+    return [("cards", path)]
+
+
+def _looks_like_scenario(path: Path) -> bool:
+    try:
+        head = path.read_text(encoding="utf-8", errors="replace")[:4000]
+    except OSError:
+        return False
+    return "\nexpect:" in head or head.startswith("expect:") or "\nsetup:\n  start_at" in head
+
+
+def _game_of(path: Path) -> str | None:
+    try:
+        data, _ = load_yaml(path)
+    except LoadError:
+        return None
+    return data.get("game") if isinstance(data, dict) else None
+
+
+def validate_paths(paths: list[Path]) -> tuple[list[Diagnostic], list[str]]:
+    problems: list[Diagnostic] = []
+    ok: list[str] = []
+    rulebooks: dict[str, object] = {}
+
+    def rulebook(game: str) -> object | None:
+        if game not in rulebooks:
+            try:
+                rulebooks[game] = load_rulebook(game)
+            except LoadError as e:
+                problems.extend(e.diagnostics)
+                rulebooks[game] = None
+        return rulebooks[game]
+
+    for given in paths:
+        if not given.exists():
+            problems.append(Diagnostic(str(given), 1, 1, "no such file or directory"))
+            continue
+        for kind, p in _classify(given):
+            try:
+                if kind == "rulebook":
+                    rb = load_rulebook(str(p))
+                    rulebooks[rb.id] = rb
+                    ok.append(f"ok rulebook {rb.id} {rb.rules_version} ({len(rb.graph.nodes)} nodes, "
+                              f"{len(rb.templates)} templates, {len(rb.rule_processes)} rule processes)")
+                elif kind in ("cardset", "cards", "deck"):
+                    files = sorted(p.glob("*.yaml")) if p.is_dir() else [p]
+                    card_files = [f for f in files if not f.name.startswith("deck")]
+                    deck_files = [f for f in files if f.name.startswith("deck")]
+                    game = next((g for g in (_game_of(f) for f in files) if g), None)
+                    if game is None:
+                        problems.append(Diagnostic(str(p), 1, 1, "cannot tell which game this is for "
+                                                                "(expected a top-level 'game: ID')"))
+                        continue
+                    rb = rulebook(game)
+                    if rb is None:
+                        continue
+                    cdir = p if p.is_dir() else p.parent
+                    all_cards = sorted(x for x in cdir.glob("*.yaml") if not x.name.startswith("deck"))
+                    cards = load_cards(rb, card_files or all_cards)
+                    if not card_files:
+                        cards = load_cards(rb, all_cards)
+                    for f in deck_files:
+                        load_deck(rb, cards, f)
+                    ok.append(f"ok cards {p} ({len(cards)} cards, {len(deck_files)} legal decks)")
+                elif kind in ("scenario", "scenarios"):
+                    from interpreter.scenarios.runner import run_scenario
+
+                    files = sorted(p.glob("*.yaml")) if p.is_dir() else [p]
+                    for f in files:
+                        o = run_scenario(f)
+                        if not o.passed:
+                            problems.append(Diagnostic(str(f), 1, 1, "scenario fails: " + "; ".join(o.failures)))
+                    ok.append(f"ok scenarios {p} ({len(files)})")
+            except LoadError as e:
+                problems.extend(e.diagnostics)
+    return problems, ok

@@ -1,0 +1,62 @@
+"""Invariants checked after every step of a game in tests and simulations.
+
+Generic ones: every card is in exactly one zone and none appears or vanishes; the game ends with a
+legal result; an agent's view never names a card its player may not see. Game-specific ones are
+data: the rulebook's `invariants` list (expressions checked at play timing).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine.decisions import Decision
+from interpreter.state.objects import GameObject
+
+
+class InvariantError(AssertionError):
+    """A game broke an invariant."""
+
+
+def check_invariants(game: Any, decision: Decision | None, total: int | None) -> int:
+    st = game.state
+    seen: set[int] = set()
+    for (zone, p), ids in st.zones.items():
+        for i in ids:
+            if i in seen:
+                raise InvariantError(f"card #{i} is in two zones")
+            seen.add(i)
+            o = st.objects.get(i)
+            if o is None or o.zone != zone or o.zone_player != p:
+                raise InvariantError(f"card #{i} in {zone}@{p} does not know it is there")
+    if len(seen) != len(st.objects):
+        raise InvariantError(f"{len(st.objects) - len(seen)} card(s) are in no zone")
+    if total is not None and len(seen) != total:
+        raise InvariantError(f"card count changed from {total} to {len(seen)}")
+    if decision is None:
+        r = st.result
+        if r is None or r.get("outcome") not in ("win", "draw"):
+            raise InvariantError(f"the game stopped without a legal result: {r}")
+        if r["outcome"] == "win" and r.get("winner") not in range(st.num_players):
+            raise InvariantError(f"a win without a winner: {r}")
+        return len(seen)
+    for o in decision.options:
+        v = o.value
+        obj = v if isinstance(v, GameObject) else (v[1] if isinstance(v, tuple) and len(v) > 1 else None)
+        if isinstance(obj, GameObject) and obj.oid in st.objects and not game.can_see(obj, decision.player):
+            name = str(game.cards[obj.card_id].fields.get("name", obj.card_id))
+            if name in o.label or obj.card_id in o.label:
+                raise InvariantError(f"option {o.id} shows hidden card {obj.card_id} to P{decision.player + 1}")
+    view = game.view(decision.player)
+    for cards in view["zones"].values():
+        for c in cards:
+            if c["card"] is not None and not game.can_see(st.objects[c["oid"]], decision.player):
+                raise InvariantError(f"the view of P{decision.player + 1} shows hidden card #{c['oid']}")
+    if decision.kind == "play":
+        for inv in game.rb.invariants:
+            for p in range(st.num_players):
+                from interpreter.engine.context import Ctx
+
+                ctx = Ctx(game, None, you=p, vars={"p": p})
+                if not inv["check"](ctx):
+                    raise InvariantError(f"invariant {inv['id']} ({', '.join(inv['rules'])}) fails for P{p + 1}")
+    return len(seen)
