@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -208,8 +209,8 @@ def test_duplicated_document_keeps_one_copy() -> None:
     assert any("appear 2 times" in note for note in doc.notes)
     assert any("10 rules identical" in note for note in doc.notes)
     assert doc.get("1.1.1").text == (  # type: ignore[union-attr]
-        "このゲームは 2 名のプレイヤーで対戦を行うゲームです。それ以外の人数で遊ぶ場合の修正は、"
-        "後述の多人数戦ルール（3）を参照してください。"
+        "このゲームは 2 人で遊ぶことを前提としています。3 人以上で遊ぶときは、"
+        "後述の多人数戦ルール（3）で定める変更に従って進めてください。"
     )
     assert doc.get("1.1").heading == "対戦人数"  # type: ignore[union-attr]
 
@@ -254,6 +255,19 @@ def test_toc_without_page_numbers_is_not_a_copy_of_the_rules() -> None:
     assert len(doc.rules) == 6
     assert doc.get("1").line == 5  # type: ignore[union-attr]
     assert len(doc.toc) == 3
+
+
+def test_number_alone_on_its_line_takes_the_next_line_as_text() -> None:
+    doc = parse_rules("1. 概要\n\n1.1.\n本文はここにあります。\n1.2. 次です。\n", "inline")
+    assert doc.get("1.1").text == "本文はここにあります。"  # type: ignore[union-attr]
+    assert doc.get("1.1").heading is None  # type: ignore[union-attr]
+
+
+def test_english_sentence_broken_before_a_capital_is_joined() -> None:
+    text = ("1. Zones\n\n1.1. Deck\n\n1.1.1. Each player keeps the cards they have not drawn yet in the\n"
+            "Lantern zone, face down.\n")
+    doc = parse_rules(text, "inline")
+    assert doc.get("1.1.1").text.endswith("yet in the Lantern zone, face down.")  # type: ignore[union-attr]
 
 
 def test_text_without_numbers_has_no_rules() -> None:
@@ -368,6 +382,31 @@ def test_seed_rules_come_from_the_body_not_the_toc(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(SEED_FILES))
+def test_seed_every_numbered_line_is_a_rule_or_explained(name: str) -> None:
+    """Independent of the parser's sequence logic: scan every line that starts with a rule number."""
+    text, doc = seed(name)
+    assert doc.numbering is not None
+    sep = re.escape(doc.numbering.separator)
+    dot = r"\." if doc.numbering.trailing_dot else ""
+    pattern = re.compile(rf"^(?:<\|[^|]+\|>)?\s*(?:-\s+)?(?:#+\s+)?(\d+(?:{sep}\d+)*){dot}\s+\S")
+    rule_lines = {rule.line: rule for rule in doc.rules.values()}
+    unparsed = {line.line for line in doc.unparsed}
+    bodies = squash("\n".join(rule.text for rule in doc.rules.values()))
+    duplicated = any("appear 2 times" in note for note in doc.notes)
+    last_rule = max(rule_lines)
+    for number, source in enumerate(text.splitlines(), start=1):
+        found = pattern.match(source)
+        if not found or looks_like_toc_entry(source):
+            continue
+        if number in rule_lines:
+            assert rule_lines[number].number == found.group(1)
+        elif duplicated and number > last_rule:
+            continue  # the second copy, reported in the notes
+        else:  # a number inside running text: kept in the rule it belongs to, or reported
+            assert number in unparsed or squash(source.split(" ", 1)[1]) in bodies, (number, source)
+
+
+@pytest.mark.parametrize("name", sorted(SEED_FILES))
 def test_seed_lines_are_all_accounted_for(name: str) -> None:
     text, doc = seed(name)
     assert_nothing_silently_dropped(doc, text)
@@ -376,6 +415,8 @@ def test_seed_lines_are_all_accounted_for(name: str) -> None:
 def test_seed_specifics() -> None:
     _text, doc = seed("000")
     assert (doc.version, doc.date) == ("1.06", "2026-04-28")
+    cut = doc.get("10.6.1")  # broken at a page end, no punctuation before the break
+    assert cut is not None and cut.heading is None and "が存在する場合、" in cut.text
     assert doc.get("8.4").heading == "ライブ勝敗判定フェイズ"  # type: ignore[union-attr]
     assert any(section.title.startswith("付録 D") for section in doc.appendix)
     _text, doc = seed("001")

@@ -24,7 +24,7 @@ GLOBAL_NAMES = frozenset({
 class Ctx:
     """A scope for running effect steps and evaluating expressions."""
 
-    __slots__ = ("game", "vars", "parent", "you", "this", "event", "rules", "ability", "it", "node")
+    __slots__ = ("game", "vars", "parent", "you", "this", "event", "rules", "ability", "node")
 
     def __init__(self, game: Game, parent: Ctx | None = None, *, you: int | None = None, this: Any = None,
                  event: dict[str, Any] | None = None, rules: tuple[str, ...] = (),
@@ -38,19 +38,14 @@ class Ctx:
         self.rules = rules or (parent.rules if parent else ())
         self.ability = ability if ability is not None or parent is None else parent.ability
         self.node = node if node is not None or parent is None else parent.node
-        self.it = _MISSING
 
     def child(self, **kw: Any) -> Ctx:
         return Ctx(self.game, self, **kw)
 
     # -- Env protocol ------------------------------------------------------------------
     def lookup(self, name: str) -> Any:
-        if name == "it" and self.it is not _MISSING:
-            return self.it
         scope: Ctx | None = self
         while scope is not None:
-            if name == "it" and scope.it is not _MISSING:
-                return scope.it
             v = scope.vars.get(name, _MISSING)
             if v is not _MISSING:
                 return v
@@ -64,19 +59,8 @@ class Ctx:
     def attr(self, obj: Any, name: str) -> Any:
         return self.game.attr(obj, name)
 
-    def with_it(self, value: Any) -> Ctx:
-        c = Ctx.__new__(Ctx)
-        c.game = self.game
-        c.parent = self
-        c.vars = {}
-        c.you = self.you
-        c.this = self.this
-        c.event = self.event
-        c.rules = self.rules
-        c.ability = self.ability
-        c.node = self.node
-        c.it = value
-        return c
+    def with_it(self, value: Any) -> ItCtx:
+        return ItCtx(self, value)
 
     def set(self, name: str, value: Any) -> None:
         """Bind a name in the nearest scope that already has it, else in this scope."""
@@ -87,3 +71,30 @@ class Ctx:
                 return
             scope = scope.parent
         self.vars[name] = value
+
+
+class ItCtx:
+    """The scope inside `where` / `select`: `it` is the current item, everything else is outer.
+    Kept tiny because expressions create one per list item."""
+
+    __slots__ = ("base", "it", "game")
+
+    def __init__(self, base: Ctx, it: Any) -> None:
+        self.base = base
+        self.it = it
+        self.game = base.game
+
+    def lookup(self, name: str) -> Any:
+        return self.it if name == "it" else self.base.lookup(name)
+
+    def attr(self, obj: Any, name: str) -> Any:
+        return self.game.attr(obj, name)
+
+    def with_it(self, value: Any) -> ItCtx:
+        return ItCtx(self.base, value)
+
+    def child(self, **kw: Any) -> Ctx:
+        return Ctx(self.game, self.base, **kw)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.base, name)

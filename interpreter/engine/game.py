@@ -57,6 +57,7 @@ class Game:
         self.max_decisions = int(loop.get("max_decisions", 20000))
         self.max_auto_steps = int(loop.get("max_auto_steps", 500000))
         self.loop_rules = tuple(loop.get("rules", ()))
+        self.cache: dict[str, Any] = {}  # values derived from the state, keyed by `version`
         self.triggers = Triggers(self)
         self.continuous = cont.Continuous(self)
         self._always = [p for p in rb.rule_processes if p.when == "always"]
@@ -66,6 +67,8 @@ class Game:
             else:
                 for p in range(len(decks)):
                     self.state.zones[(zid, p)] = []
+        ability_zones = set().union(*rb.ability_zones.values()) if rb.ability_zones else set()
+        self.ability_zone_keys = [k for k in self.state.zones if k[0] in ability_zones]
         for p, deck in enumerate(decks):
             for zone, ids in deck.items():
                 for cid in ids:

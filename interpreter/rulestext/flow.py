@@ -76,6 +76,8 @@ def heading_like(text: str, *, strict: bool = True) -> bool:
         return False
     if strict and is_cjk(text[-1]) and text[-1] in _MID_SENTENCE_END:
         return False
+    if text.isascii() and len(text.split()) > 8:
+        return False  # English titles are short; a long unpunctuated line is a cut sentence
     return text[-1] not in ",;"
 
 

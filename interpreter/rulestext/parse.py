@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from .flow import Wrap, continues, detect_wrap, heading_like, join
 from .furniture import is_page_number, is_toc_title, looks_like_toc_entry, running_lines
 from .lines import Line, item_kind, split_lines
-from .model import AppendixSection, Gap, Numbering, Rule, RuleDoc, RuleItem, SourceLine
+from .model import AppendixSection, Numbering, Rule, RuleDoc, RuleItem, SourceLine
 from .numbering import NumberMatch, NumberMatcher, Step, detect_numbering, is_regular, next_step
+from .tree import link_tree
 from .version import find_version
 
 _APPENDIX_TITLE = re.compile(
@@ -95,7 +96,6 @@ class _Parser:
         self.matcher: NumberMatcher | None = None
         self.matches: dict[int, NumberMatch] = {}
         self.furniture: dict[int, str] = {}
-        self.last_line = 0
         self.heading_depths: set[int] = {1, 2}
 
     # -- set-up -------------------------------------------------------------
@@ -198,7 +198,6 @@ class _Parser:
         for index, line in enumerate(self.lines):
             if not line.text:
                 continue
-            self.last_line = line.number
             if line.number in self.furniture:
                 doc.dropped.append(SourceLine(line.number, line.raw.strip(), self.furniture[line.number]))
                 continue
@@ -311,7 +310,7 @@ class _Parser:
         doc.rules = built[id(kept)]
         if len(copies) > 1:
             self._report_copies(copies, kept, built)
-        self._link(doc)
+        link_tree(doc)
         extra = [line.text for line in doc.front_matter + doc.toc + doc.dropped + doc.unparsed]
         for section in doc.appendix:
             extra.extend([section.title, *section.text.splitlines()])
@@ -381,45 +380,6 @@ class _Parser:
             if only_other:
                 message += f"; {len(only_other)} only in this copy ({_span(only_other)})"
             doc.notes.append(message)
-
-    def _link(self, doc: RuleDoc) -> None:
-        numbering = doc.numbering or Numbering()
-        by_key = {rule.key: rule for rule in doc.rules.values()}
-        for rule in doc.ordered():
-            ancestor = rule.key[:-1]
-            while ancestor and ancestor not in by_key:
-                ancestor = ancestor[:-1]
-            if ancestor:
-                parent = by_key[ancestor]
-                rule.parent = parent.number
-                parent.children.append(rule.number)
-                if len(ancestor) != len(rule.key) - 1:
-                    missing = numbering.format(rule.key[:-1])
-                    doc.notes.append(f"{rule.number} (line {rule.line}): parent {missing} is missing; "
-                                     f"attached to {parent.number}")
-            elif len(rule.key) > 1:
-                doc.notes.append(f"{rule.number} (line {rule.line}): no parent rule")
-        self._gaps(doc, by_key)
-
-    def _gaps(self, doc: RuleDoc, by_key: dict[tuple[int, ...], Rule]) -> None:
-        numbering = doc.numbering or Numbering()
-        groups: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-        for key in sorted(by_key):
-            groups.setdefault(key[:-1], []).append(key)
-        for prefix, keys in groups.items():
-            parent = numbering.format(prefix) if prefix else None
-            expected = keys[0][-1] if not prefix else 1
-            if prefix and keys[0][-1] == 0:
-                expected = 0
-            previous: tuple[int, ...] | None = None
-            for key in keys:
-                if key[-1] > expected:
-                    missing = [numbering.format(prefix + (value,)) for value in range(expected, key[-1])]
-                    doc.gaps.append(Gap(parent=parent,
-                                        after=numbering.format(previous) if previous else None,
-                                        missing=missing, line=by_key[key].line))
-                expected = key[-1] + 1
-                previous = key
 
 
 def _title_only(draft: _Draft) -> bool:

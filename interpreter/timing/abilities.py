@@ -11,17 +11,24 @@ from interpreter.state.objects import GameObject, Pending
 
 
 def ability_objects(game: Any, player: int | None = None) -> Iterator[GameObject]:
-    """Objects whose abilities currently work (their card type's valid zones)."""
-    st = game.state
-    for (zone, zp), ids in st.zones.items():
-        if player is not None and zp != player:
-            continue
-        for i in ids:
-            o = st.objects[i]
-            card = game.cards[o.card_id]
-            if card.abilities and zone in game.rb.ability_zones.get(card.type, ()):
-                if o.holder is None and o.states.get("face") != "down":
-                    yield o
+    """Objects whose abilities currently work (their card type's valid zones). The list is cached
+    until the state changes, since triggers and continuous effects ask for it after every event."""
+    cache = game.cache.get("ability_objects")
+    if cache is None or cache[0] != game.version:
+        st = game.state
+        objs = []
+        for key in game.ability_zone_keys:
+            for i in st.zones[key]:
+                o = st.objects[i]
+                card = game.cards[o.card_id]
+                if card.abilities and key[0] in game.rb.ability_zones.get(card.type, ()):
+                    if o.holder is None and o.states.get("face") != "down":
+                        objs.append(o)
+        cache = (game.version, objs)
+        game.cache["ability_objects"] = cache
+    if player is None:
+        return iter(cache[1])
+    return (o for o in cache[1] if o.zone_player == player)
 
 
 def use_key(obj: GameObject, ab: Ability) -> str:

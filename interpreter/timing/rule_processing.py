@@ -28,9 +28,14 @@ def run_processes(game: Any, procs: list[RuleProcess], ctx: Ctx) -> Any:
     """Run rule processes until none applies; returns whether any ran."""
     any_done = False
     rounds = 0
+    key = ("rule_processing_clean", id(procs))
     while game.state.result is None:
+        # Nothing changed since these processes last found nothing to do: skip the check.
+        if game.cache.get(key) == game.version:
+            break
         batch = applicable(game, procs, ctx)
         if not batch:
+            game.cache[key] = game.version
             break
         rounds += 1
         if rounds > 1000:
