@@ -178,6 +178,11 @@ class Compiler:
             return bool(value)
         if kind == "value":
             return value
+        if kind == "rules":
+            if not isinstance(value, list) or not all(isinstance(r, str) for r in value):
+                self.error(loc, "expected a list of rule numbers written as strings, e.g. [\"7.4.1\"]")
+                return ()
+            return tuple(value)
         if kind.startswith("enum:"):
             allowed = kind[5:].split("|")
             if value not in allowed:

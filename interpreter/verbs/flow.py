@@ -78,7 +78,9 @@ def v_call(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     for k, f in a.items():
         if k != "template":
             params[k] = f(ctx)
-    inner = ctx.child(vars=params, rules=tpl.rules)
+    # The log cites both the rule that asked for the action and the rules defining it.
+    rules = ctx.rules + tuple(r for r in tpl.rules if r not in ctx.rules) if len(ctx.rules) <= 3 else tpl.rules
+    inner = ctx.child(vars=params, rules=rules)
     yield from game.run(tpl.steps, inner)
 
 
@@ -88,3 +90,9 @@ def v_log(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     game.log("note", str(a["message"](ctx)), ctx.rules)
     return
     yield
+
+
+@verb("cite", {"rules": "rules", "do": "effect"})
+def v_cite(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Run steps that apply particular rules, so the log names them (e.g. one rule of a procedure)."""
+    yield from game.run(a["do"], ctx.child(rules=a["rules"]))

@@ -1,0 +1,87 @@
+"""The command line: complete games, JSON summaries, located errors and no tracebacks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from interpreter.cli.main import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(cli, list(args))
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        raise r.exception
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_play_prints_a_complete_game_with_rules():
+    code, out, _ = run("play", "lovelive", "--seed", "1")
+    assert code == 0
+    assert "result: P" in out or "result: draw" in out
+    assert any("draw_phase.draw_card" in line and "7.6.2" in line for line in out.splitlines())
+    assert "[chance]" in out
+
+
+def test_play_jsonl_is_json_per_line():
+    code, out, _ = run("play", "lovelive", "--seed", "2", "--log", "jsonl")
+    assert code == 0
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert lines and all("rules" in x and "text" in x for x in lines)
+    assert lines[-1]["kind"] == "result"
+
+
+def test_play_same_seed_same_output():
+    assert run("play", "lovelive", "--seed", "4")[1] == run("play", "lovelive", "--seed", "4")[1]
+
+
+def test_simulate_json_summary():
+    code, out, _ = run("simulate", "lovelive", "-n", "5", "--seed", "1", "--json")
+    assert code == 0
+    data = json.loads(out)
+    for key in ("game", "games", "completed", "errors", "results", "mean_turns", "games_per_second"):
+        assert key in data
+    assert data["games"] == 5 and data["errors"] == 0 and data["completed"] == 5
+
+
+def test_validate_ok_and_errors(tmp_path: Path):
+    code, out, _ = run("validate", str(ROOT / "rulebooks"), str(ROOT / "cards"))
+    assert code == 0, out
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: lovelive\ncards:\n  - id: X\n    type: member\n    cost: two\n", encoding="utf-8")
+    code, out, err = run("validate", str(bad))
+    assert code == 1
+    assert f"{bad}:5:" in err
+    assert "Traceback" not in err + out
+
+
+def test_unknown_game_is_a_clean_error():
+    code, out, err = run("play", "nosuchgame")
+    assert code == 1
+    assert "no rulebook 'nosuchgame'" in err
+    assert "Traceback" not in err + out
+
+
+def test_graph_formats():
+    code, out, _ = run("graph", "lovelive", "--format", "dot")
+    assert code == 0 and out.startswith("digraph")
+    code, out, _ = run("graph", "lovelive", "--format", "mermaid")
+    assert code == 0 and out.startswith("flowchart")
+
+
+def test_card_schema_is_generated_from_the_rulebook():
+    code, out, _ = run("schema", "lovelive")
+    assert code == 0
+    schema = json.loads(out)
+    assert schema["properties"]["game"]["const"] == "lovelive"
+
+
+def test_every_command_has_help():
+    for cmd in (["--help"], ["play", "--help"], ["simulate", "--help"], ["validate", "--help"],
+                ["scenario", "run", "--help"], ["graph", "--help"], ["schema", "--help"]):
+        code, out, _ = run(*cmd)
+        assert code == 0 and "Usage" in out
