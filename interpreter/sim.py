@@ -24,7 +24,7 @@ def play_one(rb: Rulebook, cards: dict[str, CardDef], decks: list[dict[str, list
             total = check_invariants(g, d, total)
         if d is None:
             break
-        g.answer(agents[d.player].decide(d, g.view(d.player) if invariants else {}))
+        g.answer(agents[d.player].decide(d.for_agent(), g.view(d.player) if invariants else {}))
     return g
 
 

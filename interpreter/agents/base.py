@@ -28,8 +28,7 @@ class FirstLegalAgent:
     """Always the first `min` options (passing when passing is the only option)."""
 
     def decide(self, decision: Decision, view: dict[str, Any]) -> list[str]:
-        ids = decision.ids()
-        return ids[: max(decision.min, 1 if decision.max >= 1 and decision.min == 0 and False else decision.min)]
+        return decision.ids()[: decision.min]
 
 
 class ScriptExhausted(RuntimeError):

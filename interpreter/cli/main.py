@@ -86,7 +86,7 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
             flush()
             if d is None:
                 break
-            g.answer(players[d.player].decide(d, g.view(d.player)))
+            g.answer(players[d.player].decide(d.for_agent(), g.view(d.player)))
     except GameError as e:
         flush()
         click.echo(f"error: {e}", err=True)
@@ -190,6 +190,11 @@ def _register_optional() -> None:
     except ImportError:  # pragma: no cover - the rules tools are optional at import time
         return
     cli.add_command(rules)
+    from interpreter.cli.coverage_cmd import coverage
+    from interpreter.cli.diff_cmd import diff
+
+    cli.add_command(coverage)
+    cli.add_command(diff)
 
 
 _register_optional()

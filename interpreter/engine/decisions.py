@@ -31,6 +31,11 @@ class Decision:
     rules: tuple[str, ...] = ()
     context: dict[str, Any] = field(default_factory=dict)
 
+    def for_agent(self) -> Decision:
+        """The decision as an agent may see it: ids and labels only, no engine objects."""
+        return Decision(self.player, self.kind, self.prompt, [Option(o.id, o.label) for o in self.options],
+                        self.min, self.max, self.rules)
+
     def ids(self) -> list[str]:
         return [o.id for o in self.options]
 

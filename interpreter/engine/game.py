@@ -49,7 +49,9 @@ class Game:
         self.cur_node: Any = None
         self.cur_tp: int | None = None
         self.cur_ap: int | None = None
-        self.version = 0
+        self.version = 0  # bumped by every state change; keys caches of derived values
+        self.global_version = 0  # bumped by changes outside zones (roles, variables, turn, statuses)
+        self.zone_version = {z: 0 for z in rb.zones}  # bumped when a zone's cards or their states change
         self.auto_steps = 0
         self._collecting: list[tuple[int, str]] | None = None
         self._in_interrupt = False
@@ -344,6 +346,8 @@ class Game:
         carried = [st.objects[i] for i in src if st.objects[i].holder == obj.oid] if keep else []
         seers = {p for p in range(st.num_players) if self.can_see(obj, p)}
         self.version += 1
+        self.zone_version[old_zone] += 1
+        self.zone_version[zone] += 1
         if keep:
             old = GameObject(obj.oid, obj.card_id, obj.owner, obj.controller, obj.zone, obj.zone_player,
                              dict(obj.states), obj.timestamp, obj.entered_turn, obj.holder, dict(obj.counters),
@@ -398,6 +402,7 @@ class Game:
         for i in ids:
             self.state.objects[i].known_to.clear()
         self.version += 1
+        self.zone_version[zone] += 1
         self.log("shuffle", f"P{(player or 0) + 1} shuffles {zone} ({len(ids)} cards)", ctx.rules, chance=True)
 
     def set_state(self, obj: GameObject, state: str, value: str, ctx: Ctx) -> None:
@@ -405,6 +410,7 @@ class Game:
             return
         obj.states[state] = value
         self.version += 1
+        self.zone_version[obj.zone] += 1
         if self.logging:
             self.log("state", f"{self.describe(obj)} becomes {value}", ctx.rules)
         self.emit({"type": "state_changed", "card": obj, "state": state, "value": value}, ctx)
@@ -439,6 +445,14 @@ class Game:
             self._in_interrupt = False
 
     # -- effects ---------------------------------------------------------------------------
+    def touched(self, target: Any = None) -> None:
+        """Record a change made outside move/set_state: to a card (its zone) or to the game."""
+        self.version += 1
+        if isinstance(target, GameObject):
+            self.zone_version[target.zone] += 1
+        else:
+            self.global_version += 1
+
     def add_effect(self, kind: str, spec: dict[str, Any], ctx: Ctx, duration: str | None,
                    locked: list[int] | None = None) -> Effect:
         src = ctx.this

@@ -16,6 +16,6 @@ def play(game: Game, agents: list[Any], on_decision: Callable[[Game], None] | No
             break
         if on_decision is not None:
             on_decision(game)
-        answer = agents[d.player].decide(d, game.view(d.player))
+        answer = agents[d.player].decide(d.for_agent(), game.view(d.player))
         game.answer(answer)
     return game.state.result or {"outcome": "unfinished"}

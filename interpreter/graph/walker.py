@@ -29,7 +29,7 @@ def enter(game: Any, node: CNode) -> None:
         game.cur_ap = st.roles.get(ap)
     if node.counts_turn:
         st.turn += 1
-        game.version += 1
+        game.touched()
         st.ability_uses.clear()
         st.triggered_this_turn.clear()
         game.log("turn", f"turn {st.turn} begins", node.rules)

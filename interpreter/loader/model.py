@@ -54,6 +54,7 @@ class RuleProcess:
     zones: Fn | None
     cond: Fn
     steps: tuple[Step, ...]
+    watch: tuple[str, ...] | None = None  # zones its condition reads (None: cannot tell)
 
 
 @dataclass

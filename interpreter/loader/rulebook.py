@@ -240,12 +240,29 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
         holder: dict[str, Any] = {}
         bodies[fid] = holder
 
-        def make(params: list[str], holder: dict[str, Any]) -> Any:
+        def make(fid: str, params: list[str], holder: dict[str, Any]) -> Any:
             def fn(env: Any, *args: Any) -> Any:
+                if holder.get("pure"):
+                    # A function of its arguments and the game state only: memoise it until the
+                    # state changes (play legality asks the same question for every card in hand).
+                    game = env.game
+                    memo = game.cache.get("functions")
+                    if memo is None or memo[0] != game.version:
+                        memo = (game.version, {})
+                        game.cache["functions"] = memo
+                    key = (fid, *(("#", a.oid) if hasattr(a, "oid") else a for a in args))
+                    try:
+                        return memo[1][key]
+                    except KeyError:
+                        pass
+                    except TypeError:  # an unhashable argument (a list): just compute
+                        return holder["body"](env.child(vars=dict(zip(params, args, strict=False))))
+                    value = memo[1][key] = holder["body"](env.child(vars=dict(zip(params, args, strict=False))))
+                    return value
                 return holder["body"](env.child(vars=dict(zip(params, args, strict=False))))
             return fn
 
-        functions[fid] = FuncSpec(fid, make(params, holder), len(params), len(params), pass_env=True)
+        functions[fid] = FuncSpec(fid, make(fid, params, holder), len(params), len(params), pass_env=True)
     comp = Compiler(diags, known, names, functions)
     fn_calls: dict[str, set[str]] = {}
     for fid, (f, loc) in fn_raw.items():
@@ -254,7 +271,16 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
             bodies[fid]["body"] = c if c is not None else const(None)
             if c is not None:
                 fn_calls[fid] = set(c.calls_used) & set(bodies)
+                free = set(c.names_used) - set(f.get("params", []) or []) - {"it"}
+                bodies[fid]["pure"] = free <= (known.roles | {"turn"})
     _report_cycles(fn_calls, "function", lambda f: fn_raw[f][1], comp)
+    changed = True
+    while changed:  # a function calling an impure function is impure too
+        changed = False
+        for fid, callees in fn_calls.items():
+            if bodies[fid].get("pure") and not all(bodies[c].get("pure") for c in callees):
+                bodies[fid]["pure"] = False
+                changed = True
 
     # -- templates ---------------------------------------------------------------------
     templates: dict[str, Template] = {}
@@ -346,6 +372,7 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
             comp.expr(p["for_each_player"], loc.at("for_each_player")) if "for_each_player" in p else None,
             comp.expr(p["for_each_zone"], loc.at("for_each_zone")) if "for_each_zone" in p else None,
             comp.expr(p.get("if", True), loc.at("if")), comp.steps(p.get("do", []), loc.at("do"))))
+    _set_watches(processes, groups, {f: h["body"].ast for f, h in bodies.items() if hasattr(h.get("body"), "ast")})
     redirect = None
     if "redirect" in rp:
         r = rp["redirect"]
@@ -435,3 +462,21 @@ def _report_cycles(calls: dict[str, set[str]], what: str, loc_of: Any, comp: Com
 
 def source_map_of(path: Path) -> SourceMap:
     return load_yaml(path)[1]
+
+
+def _set_watches(processes: list[RuleProcess], groups: dict[str, list[str]], bodies: dict[str, Any]) -> None:
+    """Record which zones each rule process reads, so unchanged ones are not re-evaluated."""
+    from interpreter.timing.watch import literal_zones, zones_read
+
+    for proc in processes:
+        cond_ast = getattr(proc.cond, "ast", None)
+        if cond_ast is None:
+            continue
+        bound: dict[str, set[str]] = {}
+        if proc.zones is not None:
+            zs = literal_zones(getattr(proc.zones, "ast", None), groups) if hasattr(proc.zones, "ast") else None
+            if zs is None:
+                continue
+            bound["z"] = zs
+        read = zones_read(cond_ast, groups, bodies, bound)
+        proc.watch = tuple(sorted(read)) if read is not None else None

@@ -9,11 +9,25 @@ from interpreter.engine.context import Ctx
 from interpreter.loader.model import RuleProcess
 
 
+def _signature(game: Any, proc: RuleProcess) -> tuple[int, ...] | None:
+    if proc.watch is None:
+        return None
+    zv = game.zone_version
+    return (game.global_version, *(zv[z] for z in proc.watch))
+
+
 def applicable(game: Any, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[RuleProcess, Ctx]]:
+    """Every (process, binding) whose condition holds now. A process whose watched zones have not
+    changed since it last found nothing is not evaluated again."""
     batch = []
+    cache = game.cache.setdefault("rule_process_idle", {})
     for proc in procs:
+        sig = _signature(game, proc)
+        if sig is not None and cache.get(proc.id) == sig:
+            continue
         players = proc.players(ctx) if proc.players is not None else [None]
         zones = proc.zones(ctx) if proc.zones is not None else [None]
+        found = False
         for p in players:
             for z in zones:
                 pctx = ctx.child(vars={"p": p, "z": z}, rules=proc.rules)
@@ -21,6 +35,9 @@ def applicable(game: Any, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Rule
                     pctx.you = p
                 if proc.cond(pctx):
                     batch.append((proc, pctx))
+                    found = True
+        if not found and sig is not None:
+            cache[proc.id] = sig
     return batch
 
 
@@ -28,14 +45,9 @@ def run_processes(game: Any, procs: list[RuleProcess], ctx: Ctx) -> Any:
     """Run rule processes until none applies; returns whether any ran."""
     any_done = False
     rounds = 0
-    key = ("rule_processing_clean", id(procs))
     while game.state.result is None:
-        # Nothing changed since these processes last found nothing to do: skip the check.
-        if game.cache.get(key) == game.version:
-            break
         batch = applicable(game, procs, ctx)
         if not batch:
-            game.cache[key] = game.version
             break
         rounds += 1
         if rounds > 1000:

@@ -137,7 +137,7 @@ def v_mark(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     value = a["value"](ctx)
     for obj in as_objects(a["cards"](ctx)):
         obj.marks[a["key"]] = value
-        game.version += 1
+        game.touched(obj)
     return
     yield
 
@@ -151,10 +151,10 @@ def v_counter(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
         store = t.counters if isinstance(t, GameObject) else game.state.player_counters[t]
         if "set" in a:
             store[a["name"]] = a["set"](ctx)
-            game.version += 1
+            game.touched(t if isinstance(t, GameObject) else None)
         else:
             store[a["name"]] = store.get(a["name"], 0) + (a["add"](ctx) if "add" in a else 1)
-            game.version += 1
+            game.touched(t if isinstance(t, GameObject) else None)
         game.log("counter", f"{a['name']} of {game.describe_target(t)} is now {store[a['name']]}", ctx.rules)
     return
     yield

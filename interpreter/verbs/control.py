@@ -52,7 +52,7 @@ def v_set_role(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     p = a["player"](ctx)
     if game.state.roles.get(a["role"]) != p:
         game.state.roles[a["role"]] = p
-        game.version += 1
+        game.touched()
         game.log("role", f"P{p + 1} becomes {a['role']}", ctx.rules)
     return
     yield
@@ -81,7 +81,7 @@ def v_status(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a player a named status (e.g. a prohibition), optionally until a duration ends."""
     p = a["player"](ctx)
     game.state.player_counters[p]["status:" + a["status"]] = 1
-    game.version += 1
+    game.touched()
     if "duration" in a:
         game.add_effect("status", {"player": p, "status": a["status"]}, ctx, a["duration"])
     game.log("status", f"P{p + 1} gains status {a['status']}", ctx.rules)

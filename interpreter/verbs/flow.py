@@ -65,7 +65,7 @@ def v_let(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 def v_set_var(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Set a game variable, visible to every later step until changed."""
     game.state.vars[a["name"]] = a["value"](ctx)
-    game.version += 1
+    game.touched()
     return
     yield
 

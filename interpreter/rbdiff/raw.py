@@ -1,0 +1,258 @@
+"""Rulebooks as written: every part's YAML with positions, and the rule citations in it.
+
+The coverage report, the impact of a rules revision and the rulebook diff read
+rulebooks this way rather than through the compiled model, so they also work
+on a rulebook that does not load in the engine, and they see every citation,
+including those the engine never looks at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from interpreter.loader.diagnostics import LoadError
+from interpreter.loader.rulebook import find_rulebook
+from interpreter.loader.yaml_safe import PathKey, SourceMap, load_yaml
+
+CITING_KEY = "rules"
+CITING_SUFFIX = "_rules"  # identity_rules, stacking_rules, steps_rules: citations kept beside a value
+SINGLE_CITING_KEY = "rule"  # scenarios' log expectations cite one rule
+NOT_ENCODED = "not_encoded"
+_NUMBER_PART = re.compile(r"[.\-]")
+
+
+def rule_key(number: str) -> tuple[int, ...] | None:
+    """Numeric key of a rule number in either style (``1.2.1``, ``1-2-1.``); None when not a number."""
+    text = str(number).strip().rstrip(".")
+    parts = _NUMBER_PART.split(text) if text else []
+    if not parts or not all(part.isdigit() for part in parts):
+        return None
+    return tuple(int(part) for part in parts)
+
+
+def display_path(path: Path) -> str:
+    """Path relative to the working directory when below it, so ``file:line`` stays short and clickable."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+    return str(path) if relative.startswith("..") else relative
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One rule number written in a YAML file, with the element that cites it.
+
+    ``element`` is the id of the nearest enclosing mapping that has an ``id``
+    and ``path`` is where that element sits (``turn.children[id=live_phase]``);
+    ``line``/``col`` point at the number itself, which is what has to be edited.
+    """
+
+    rule: str
+    file: str
+    line: int
+    col: int
+    element: str | None
+    path: str
+    key: str
+    reason: str | None = None  # set for entries of not_encoded
+
+    @property
+    def not_encoded(self) -> bool:
+        """True for a ``not_encoded`` listing rather than an encoding."""
+        return self.key == NOT_ENCODED
+
+    @property
+    def where(self) -> str:
+        """``file:line:col`` of the cited number."""
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def label(self) -> str:
+        """``file:line id path``, as the reports print it."""
+        name = self.element or "-"
+        return f"{self.file}:{self.line} {name} {self.path}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        data: dict[str, Any] = {"rule": self.rule, "file": self.file, "line": self.line, "col": self.col,
+                                "element": self.element, "path": self.path, "key": self.key}
+        if self.reason is not None:
+            data["reason"] = self.reason
+        return data
+
+
+@dataclass
+class Part:
+    """One YAML file of a rulebook, loaded with its source map."""
+
+    name: str  # as listed in rulebook.yaml `parts` (or "rulebook.yaml")
+    path: Path
+    data: Any
+    smap: SourceMap
+
+    def where(self, path: PathKey) -> str:
+        """``name:line`` of a value, relative to the rulebook directory."""
+        return f"{self.name}:{self.smap.get(path)[0]}"
+
+
+@dataclass
+class RawRulebook:
+    """All parts of one rulebook directory, untouched by the compiler."""
+
+    directory: Path
+    id: str
+    version: str | None
+    parts: list[Part] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """``id (rules 1.06)`` for report headers."""
+        return f"{self.id} (rules {self.version})" if self.version else self.id
+
+    def top_level(self) -> Iterator[tuple[Part, str, Any]]:
+        """Every top-level ``key: value`` of every part, in part order."""
+        for part in self.parts:
+            if isinstance(part.data, dict):
+                for key, value in part.data.items():
+                    yield part, key, value
+
+    def citations(self) -> list[Citation]:
+        """Every rule citation of every part, not_encoded listings included."""
+        found: list[Citation] = []
+        for part in self.parts:
+            found.extend(walk_citations(part.data, part.smap, display_path(part.path)))
+        return found
+
+
+def load_raw_rulebook(name_or_path: str | Path) -> RawRulebook:
+    """Read rulebook.yaml and every file in its ``parts``; any unreadable file is a LoadError."""
+    directory = find_rulebook(str(name_or_path))
+    head_path = directory / "rulebook.yaml"
+    head, smap = load_yaml(head_path)
+    if not isinstance(head, dict):
+        raise LoadError.single(str(head_path), 1, 1, "expected a mapping at the top of rulebook.yaml")
+    version = head.get("rules_version")
+    book = RawRulebook(directory=directory, id=str(head.get("id") or directory.name),
+                       version=str(version) if version is not None else None)
+    book.parts.append(Part("rulebook.yaml", head_path, head, smap))
+    problems: list[Any] = []
+    for name in head.get("parts") or []:
+        path = directory / str(name)
+        try:
+            data, pmap = load_yaml(path)
+        except LoadError as error:
+            problems.extend(error.diagnostics)
+            continue
+        book.parts.append(Part(str(name), path, data, pmap))
+    if problems:
+        raise LoadError(problems)
+    return book
+
+
+def _segment(container: Any, key: str | int) -> str:
+    """How one step of a data path is shown: ``.key``, ``[id=x]`` for items with an id, else ``[i]``."""
+    if isinstance(key, int):
+        item = container[key]
+        if isinstance(item, dict) and isinstance(item.get("id"), str):
+            return f"[id={item['id']}]"
+        return f"[{key}]"
+    return f".{key}"
+
+
+def _numbers(value: Any) -> Iterator[tuple[int | None, str]]:
+    """Rule numbers in a citing value: a list of scalars or one scalar (with list index)."""
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, str | int) and not isinstance(item, bool):
+                yield index, str(item)
+    elif isinstance(value, str | int) and not isinstance(value, bool):
+        yield None, str(value)
+
+
+def _is_citing(key: str, value: Any) -> bool:
+    if key == CITING_KEY:
+        return isinstance(value, list | str)
+    if key == SINGLE_CITING_KEY:
+        return isinstance(value, str)
+    # Other *_rules keys only count when they hold rule numbers (zone_rules is an element, not a list).
+    return (key.endswith(CITING_SUFFIX) and isinstance(value, list) and bool(value)
+            and all(isinstance(item, str) and rule_key(item) is not None for item in value))
+
+
+def walk_citations(data: Any, smap: SourceMap, file: str) -> list[Citation]:
+    """All citations in one loaded YAML document, each with its nearest enclosing id element."""
+    found: list[Citation] = []
+
+    def walk(value: Any, path: PathKey, shown: str, element: str | None, element_path: str,
+             reason: str | None) -> None:
+        if isinstance(value, dict):
+            if isinstance(value.get("id"), str):
+                element, element_path = value["id"], shown.lstrip(".") or "."
+            for key, child in value.items():
+                child_path = (*path, key)
+                if _is_citing(key, child):
+                    citing_key = NOT_ENCODED if reason is not None else key
+                    for index, number in _numbers(child):
+                        at = child_path if index is None else (*child_path, index)
+                        line, col = smap.get(at)
+                        found.append(Citation(number, file, line, col, element,
+                                              element_path if element else (shown.lstrip(".") or "."),
+                                              citing_key, reason))
+                    continue
+                walk(child, child_path, shown + _segment(value, key), element, element_path, reason)
+        elif isinstance(value, list):
+            for index, child in enumerate(value):
+                child_reason = reason
+                if path == (NOT_ENCODED,) and isinstance(child, dict):
+                    child_reason = str(child.get("reason") or "")
+                walk(child, (*path, index), shown + _segment(value, index), element, element_path,
+                     child_reason)
+
+    walk(data, (), "", None, "", None)
+    return found
+
+
+def cited_rules(value: Any, skip: frozenset[str] = frozenset({"children"})) -> list[str]:
+    """Rule numbers cited anywhere inside ``value`` (not below ``skip`` keys), first occurrence order."""
+    seen: dict[str, None] = {}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, child in node.items():
+                if key in skip:
+                    continue
+                if _is_citing(key, child):
+                    for _, number in _numbers(child):
+                        seen.setdefault(number, None)
+                else:
+                    walk(child)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+
+    walk(value)
+    return list(seen)
+
+
+def load_citations(path: Path) -> list[Citation]:
+    """Citations of one standalone YAML file (a scenario); LoadError when it cannot be read."""
+    data, smap = load_yaml(path)
+    return walk_citations(data, smap, display_path(path))
+
+
+__all__ = [
+    "Citation",
+    "Part",
+    "RawRulebook",
+    "cited_rules",
+    "display_path",
+    "load_citations",
+    "load_raw_rulebook",
+    "rule_key",
+    "walk_citations",
+]
