@@ -16,8 +16,10 @@ from typing import NoReturn
 
 import click
 
+from interpreter.loader.diagnostics import LoadError
 from interpreter.rulestext import FORMATS, RuleDoc, RulesTextError, diff_rules, load_text, parse_rules, render
 from interpreter.rulestext.diff import RulesDiff
+from interpreter.rulestext.impact import Impact
 
 
 @click.group(name="rules")
@@ -35,7 +37,7 @@ def _located_errors(path: str) -> Iterator[None]:
     """Turn any failure into ``path:line:col: message`` and exit status 1."""
     try:
         yield
-    except RulesTextError as error:
+    except (RulesTextError, LoadError) as error:
         _fail(str(error))
     except click.exceptions.Exit:
         raise
@@ -100,13 +102,23 @@ def doc_json(doc: RuleDoc) -> str:
     return json.dumps(doc.to_dict(), ensure_ascii=False, indent=2) + "\n"
 
 
-# --- HOOK: rulebook impact (planned, intentionally not implemented) -----------------------------
-# A later ``--rulebook RULEBOOK`` option on ``sogo rules diff`` will list which entries of a YAML
-# rulebook cite rules that were changed, removed or renumbered. Add the click option to
-# ``diff_command`` and call the hook below between diffing and rendering; until then it is a no-op.
-def rulebook_impact_hook(diff: RulesDiff, rulebook: Path | None = None) -> None:
-    """Placeholder for the ``--rulebook`` impact analysis; does nothing yet."""
-    del diff, rulebook
+# --- rulebook impact ------------------------------------------------------------------------------
+# ``--rulebook RULEBOOK`` on ``sogo rules diff`` lists which elements of a YAML rulebook, and which
+# scenarios, cite rules that were added, removed, changed or renumbered (interpreter.rulestext.impact).
+def rulebook_impact_hook(
+    diff: RulesDiff,
+    rulebook: str | Path | None = None,
+    scenarios: str | Path | None = None,
+    old_doc: RuleDoc | None = None,
+) -> Impact | None:
+    """The impact of ``diff`` on ``rulebook`` (a game id or directory) and its scenarios; None without one."""
+    if rulebook is None:
+        return None
+    from interpreter.rbdiff.raw import load_raw_rulebook
+    from interpreter.rulestext.impact import compute_impact
+
+    book = load_raw_rulebook(rulebook)
+    return compute_impact(diff, book, Path(scenarios) if scenarios is not None else None, old_doc)
 
 
 @rules.command("diff")
@@ -116,7 +128,13 @@ def rulebook_impact_hook(diff: RulesDiff, rulebook: Path | None = None) -> None:
               help="Report format.")
 @click.option("-o", "--output", "output", type=str, default=None,
               help="Write the report here instead of stdout.")
-def diff_command(old: str, new: str, fmt: str, output: str | None) -> None:
+@click.option("--rulebook", "rulebook", type=str, default=None,
+              help="Add an Impact section: which elements of this rulebook (game id or directory) cite "
+                   "the rules that changed.")
+@click.option("--scenarios", "scenarios", type=click.Path(file_okay=False), default=None,
+              help="Scenario directory for the Impact section (default: tests/scenarios/<rulebook id>).")
+def diff_command(old: str, new: str, fmt: str, output: str | None, rulebook: str | None,
+                 scenarios: str | None) -> None:
     """Compare two revisions OLD and NEW of a rules text, matching rules by content."""
     with _located_errors(old):
         old_doc = _load(old)
@@ -124,8 +142,17 @@ def diff_command(old: str, new: str, fmt: str, output: str | None) -> None:
         new_doc = _load(new)
     with _located_errors(new):
         result = diff_rules(old_doc, new_doc)
-        rulebook_impact_hook(result)  # HOOK: pass the --rulebook path here once it exists.
         report = render(result, fmt)
+    impact: Impact | None = None
+    if rulebook is not None:
+        with _located_errors(rulebook):
+            from interpreter.rulestext.impact import attach_impact
+
+            impact = rulebook_impact_hook(result, rulebook, scenarios, old_doc)
+            if impact is not None:
+                report = attach_impact(report, impact, fmt)
+                for note in impact.notes:
+                    click.echo(f"{rulebook}: note: {note}", err=True)
     for path, doc in ((old, old_doc), (new, new_doc)):
         for line in doc.unparsed:
             click.echo(f"{path}:{line.line}: unparsed: {line.text}", err=True)
@@ -137,7 +164,10 @@ def diff_command(old: str, new: str, fmt: str, output: str | None) -> None:
     except OSError as error:
         _fail(f"{output}:1:1: cannot write report: {error.strerror or error}")
     counts = result.counts()
-    click.echo(f"{output}: " + ", ".join(f"{value} {key}" for key, value in counts.items()), err=True)
+    summary = ", ".join(f"{value} {key}" for key, value in counts.items())
+    if impact is not None:
+        summary += f"; impact: {impact.counts()['rules_affecting_citations']} rules cited by the rulebook"
+    click.echo(f"{output}: {summary}", err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover - convenience for running the module directly

@@ -194,12 +194,14 @@ def diff_graphs(old: TurnGraph, new: TurnGraph) -> GraphDiff:
     for nid, before in old.nodes.items():
         after = new.nodes.get(nid)
         if after is not None and canonical(before.attrs) != canonical(after.attrs):
-            result.nodes_changed.append(NodeChange(nid, before, after, diff_values(before.attrs, after.attrs)))
+            changes = diff_values(before.attrs, after.attrs)
+            result.nodes_changed.append(NodeChange(nid, before, after, changes))
     result.edges_added = [k for k in new.edges if k not in old.edges]
     result.edges_removed = [k for k in old.edges if k not in new.edges]
     for key, attrs in old.edges.items():
         if key in new.edges and canonical(attrs) != canonical(new.edges[key]):
-            result.edges_changed.append(EdgeChange(key, attrs, new.edges[key], diff_values(attrs, new.edges[key])))
+            changes = diff_values(attrs, new.edges[key])
+            result.edges_changed.append(EdgeChange(key, attrs, new.edges[key], changes))
     return result
 
 
@@ -295,5 +297,5 @@ def write_graph(diff: GraphDiff, out: Path, title: str = "turn") -> tuple[Path, 
     return out, None
 
 
-__all__ = ["EDGE_KINDS", "GraphDiff", "Node", "TurnGraph", "build_turn_graph", "diff_graphs", "graphviz_available",
-           "render_dot", "to_dot", "write_graph"]
+__all__ = ["EDGE_KINDS", "GraphDiff", "Node", "TurnGraph", "build_turn_graph", "diff_graphs",
+           "graphviz_available", "render_dot", "to_dot", "write_graph"]

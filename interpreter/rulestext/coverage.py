@@ -103,7 +103,8 @@ class CoverageReport:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
-            "rulebook": {"id": self.rulebook, "path": self.rulebook_dir, "rules_version": self.rulebook_version},
+            "rulebook": {"id": self.rulebook, "path": self.rulebook_dir,
+                         "rules_version": self.rulebook_version},
             "rules": {"source": self.rules_source, "version": self.rules_version},
             "percent": self.percentages(),
             "counts": self.counts(),
@@ -169,8 +170,9 @@ def _summary(report: CoverageReport) -> list[str]:
     counts, pct = report.counts(), report.percentages()
     leaf, every = counts["leaf"], counts["all"]
     return [
-        f"Leaf rules: {pct['leaf']}% accounted for ({pct['leaf_encoded']}% encoded) - {leaf['total']} leaves: "
-        f"{leaf['encoded']} encoded, {leaf['not_encoded']} not encoded, {leaf['ignored']} ignored",
+        f"Leaf rules: {pct['leaf']}% accounted for ({pct['leaf_encoded']}% encoded) - "
+        f"{leaf['total']} leaves: {leaf['encoded']} encoded, {leaf['not_encoded']} not encoded, "
+        f"{leaf['ignored']} ignored",
         f"All rules: {pct['all']}% accounted for ({pct['all_encoded']}% encoded) - {every['total']} rules: "
         f"{every['encoded']} encoded, {every['not_encoded']} not encoded, {every['covered']} covered by "
         f"their children, {every['ignored']} ignored",
@@ -179,8 +181,8 @@ def _summary(report: CoverageReport) -> list[str]:
 
 
 def _header(report: CoverageReport) -> str:
-    book = f"{report.rulebook} (rules {report.rulebook_version})" if report.rulebook_version else report.rulebook
-    text = f"{report.rules_source} (ver {report.rules_version})" if report.rules_version else report.rules_source
+    book = report.rulebook + (f" (rules {report.rulebook_version})" if report.rulebook_version else "")
+    text = report.rules_source + (f" (ver {report.rules_version})" if report.rules_version else "")
     return f"Coverage of {text} by rulebook {book}"
 
 
@@ -269,5 +271,5 @@ def render_coverage(report: CoverageReport, fmt: str) -> str:
     return renderers[fmt](report)
 
 
-__all__ = ["COVERAGE_FORMATS", "STATUSES", "CoverageReport", "RuleCoverage", "bad_message", "compute_coverage",
-           "render_coverage"]
+__all__ = ["COVERAGE_FORMATS", "STATUSES", "CoverageReport", "RuleCoverage", "bad_message",
+           "compute_coverage", "render_coverage"]

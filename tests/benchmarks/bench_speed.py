@@ -1,0 +1,57 @@
+"""Speed benchmark (reports figures; not a test): `python tests/benchmarks/bench_speed.py [GAME] [-n N]`.
+
+Measures, on one core: rulebook load-and-validate time, card load time, random games per second,
+decisions per second, and the peak memory of one game; prints a JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import tracemalloc
+
+from interpreter.cli.setup import load_game_env
+from interpreter.loader.rulebook import load_rulebook
+from interpreter.sim import play_one
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("game", nargs="?", default="lovelive")
+    ap.add_argument("-n", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+
+    t0 = time.perf_counter()
+    for _ in range(5):
+        load_rulebook(args.game)
+    load_s = (time.perf_counter() - t0) / 5
+    t0 = time.perf_counter()
+    rb, cards, decks = load_game_env(args.game, None)
+    env_s = time.perf_counter() - t0
+
+    decisions = turns = 0
+    t0 = time.perf_counter()
+    for i in range(args.n):
+        g = play_one(rb, cards, decks, args.seed + i)
+        decisions += g.state.decisions
+        turns += g.state.turn
+    dt = time.perf_counter() - t0
+
+    tracemalloc.start()
+    play_one(rb, cards, decks, args.seed)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+
+    print(json.dumps({
+        "game": args.game, "games": args.n,
+        "rulebook_load_validate_s": round(load_s, 3), "rulebook_cards_decks_load_s": round(env_s, 3),
+        "games_per_second": round(args.n / dt, 1), "decisions_per_second": round(decisions / dt),
+        "mean_decisions": round(decisions / args.n, 1), "mean_turns": round(turns / args.n, 2),
+        "peak_memory_one_game_kib": round(peak / 1024),
+    }, indent=2))
+
+
+if __name__ == "__main__":
+    main()
