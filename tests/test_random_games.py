@@ -41,3 +41,16 @@ def test_chance_is_logged(lovelive):
     chance = [e for e in g.entries if e.chance]
     assert any("shuffles main_deck" in e.text for e in chance)
     assert any("at random" in e.text for e in chance)
+
+
+def test_log_for_a_player_hides_what_they_cannot_see(lovelive):
+    rb, cards, decks = lovelive
+    g = play_one(rb, cards, decks, 9, log=True)
+    names = {c.fields["name"] for c in cards.values()}
+    hidden = [e for e in g.entries if 0 in e.hidden_from]
+    assert hidden, "the opponent draws cards P1 cannot see"
+    for e in hidden:
+        text = e.for_player(0).text
+        assert not any(n in text for n in names), text
+    # The omniscient record keeps the names.
+    assert any(any(n in e.text for n in names) for e in hidden)

@@ -73,10 +73,14 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
         raise click.BadParameter(str(e), param_hint="--agents") from e
     g = Game(rb, cards, deck_lists, seed=seed)
     printed = 0
+    # With a human at the table the log shows only what that player may see.
+    humans = [i for i, n in enumerate(names) if n.strip() == "human"]
+    reader = humans[0] if len(humans) == 1 else None
 
     def flush() -> None:
         nonlocal printed
         for e in g.entries[printed:]:
+            e = e.for_player(reader)
             click.echo(e.as_json() if log_format == "jsonl" else e.as_text())
         printed = len(g.entries)
 

@@ -150,6 +150,10 @@ class Game:
         for step in steps:
             if st.result is not None:
                 return
+            if st.jump is not None and ctx.node is not None:
+                # A jump is pending: the turn structure's own steps stop here (the effect that
+                # asked for the jump still finishes, since its context belongs to no node).
+                return
             self.auto_steps += 1
             if self.auto_steps > self.max_auto_steps:
                 self.loop_draw("automatic steps")
@@ -198,8 +202,12 @@ class Game:
         d = Decision(player, "select", prompt, options, lo, hi, ctx.rules)
         chosen = yield from self.ask(d, ctx)
         if chosen and self.logging:
+            objs = [c for c in chosen if isinstance(c, GameObject)]
+            hidden = frozenset(p for p in range(self.state.num_players)
+                               if any(not self.can_see(o, p) for o in objs))
             self.log("choice", f"P{player + 1} chooses " + ", ".join(
-                self.describe(c) if isinstance(c, GameObject) else str(c) for c in chosen), ctx.rules)
+                self.describe(c) if isinstance(c, GameObject) else str(c) for c in chosen), ctx.rules,
+                hidden_from=hidden, redacted=f"P{player + 1} chooses {len(chosen)} card(s)")
         return chosen
 
     @staticmethod
@@ -305,12 +313,13 @@ class Game:
         return self.describe(t) if isinstance(t, GameObject) else f"P{t + 1}"
 
     # -- log ---------------------------------------------------------------------------
-    def log(self, kind: str, text: str, rules: tuple[str, ...] = (), *, chance: bool = False, **data: Any) -> None:
+    def log(self, kind: str, text: str, rules: tuple[str, ...] = (), *, chance: bool = False,
+            hidden_from: frozenset[int] = frozenset(), redacted: str = "", **data: Any) -> None:
         if not self.logging:
             return
         node = self.cur_node.id if self.cur_node is not None else "setup"
         self.entries.append(LogEntry(len(self.entries), self.state.turn, node, kind, tuple(rules), text, data,
-                                     chance))
+                                     chance, hidden_from, redacted))
 
     # -- primitive state changes -------------------------------------------------------------
     def zone_player_for(self, obj: GameObject, zone: str, player: int | None) -> int | None:
@@ -384,7 +393,9 @@ class Game:
             dest.append(c.oid)
         if self.logging:
             where = f"{zone}" + (f" of P{dest_player + 1}" if dest_player is not None else "")
-            self.log("move", f"{self.describe(new)} moves from {old_zone} to {where}", ctx.rules)
+            hidden = frozenset(p for p in range(st.num_players) if p not in seers and not self.can_see(new, p))
+            self.log("move", f"{self.describe(new)} moves from {old_zone} to {where}", ctx.rules,
+                     hidden_from=hidden, redacted=f"a card #{new.oid} moves from {old_zone} to {where}")
         self.emit({"type": "moved", "card": new, "old": old, "from": old_zone, "to": zone,
                    "from_player": old_player, "to_player": dest_player}, ctx)
         yield from self.interrupts(ctx)
@@ -513,8 +524,19 @@ class Game:
         self.log("result", text, rules)
 
     def loop_draw(self, what: str) -> None:
+        """End a game that cannot end. The rulebook's `infinite_loop.result` says how: `draw`, or
+        `lose_master`: the player in control when the loop was cut off (the turn player, else the
+        active player) loses."""
         self.log("loop", f"the game cannot end ({what} exceeded the cap)", self.loop_rules)
-        self.end_game(None, (self.rb.raw.get("infinite_loop") or {}).get("result", "draw"), self.loop_rules)
+        result = (self.rb.raw.get("infinite_loop") or {}).get("result", "draw")
+        if result == "lose_master":
+            master = self.cur_tp if self.cur_tp is not None else self.cur_ap
+            if master is not None:
+                self.log("loop", f"P{master + 1} started the loop and loses", self.loop_rules)
+                self.end_game(self._other(master), "win", self.loop_rules)
+                return
+            result = "draw"
+        self.end_game(None, result, self.loop_rules)
 
     # -- procedures --------------------------------------------------------------------------
     def check_timing(self, ctx: Ctx) -> Gen:

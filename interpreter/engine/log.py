@@ -17,6 +17,14 @@ class LogEntry:
     text: str
     data: dict[str, Any]
     chance: bool = False
+    hidden_from: frozenset[int] = frozenset()  # players who may not read `text`...
+    redacted: str = ""  # ...and read this instead
+
+    def for_player(self, player: int | None) -> LogEntry:
+        """The entry as one player may read it (None: the omniscient record)."""
+        if player is None or player not in self.hidden_from:
+            return self
+        return LogEntry(self.seq, self.turn, self.node, self.kind, self.rules, self.redacted, {}, self.chance)
 
     def as_text(self) -> str:
         rules = f" ({', '.join(self.rules)})" if self.rules else ""

@@ -168,11 +168,16 @@ class RulebookDiff:
 
 
 def _element_id(section: str, value: Any, index: int) -> str:
+    """The id; not_encoded entries have none and are known by their reason, which survives renumbering."""
     if isinstance(value, dict):
         if isinstance(value.get("id"), str):
             return value["id"]
-        if section == NOT_ENCODED and isinstance(value.get("rules"), list):
-            return ", ".join(str(number) for number in value["rules"])
+        if section == NOT_ENCODED:
+            reason = str(value.get("reason") or "").strip()
+            if reason:
+                return reason if len(reason) <= 60 else reason[:59] + "…"
+            if isinstance(value.get("rules"), list):
+                return ", ".join(str(number) for number in value["rules"])
     return f"#{index}"
 
 

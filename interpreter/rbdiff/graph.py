@@ -122,11 +122,16 @@ class NodeChange:
     new: Node
     changes: list[FieldChange]
 
+    @property
+    def citations_only(self) -> bool:
+        """True when only the node's cited rule numbers changed."""
+        return bool(self.changes) and all(change.citation_only for change in self.changes)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {"id": self.id, "kind": self.new.kind, "rules": {"old": self.old.rules, "new": self.new.rules},
                 "where": {"old": self.old.where, "new": self.new.where},
-                "changes": [c.to_dict() for c in self.changes]}
+                "changes": [c.to_dict() for c in self.changes], "citations_only": self.citations_only}
 
 
 @dataclass

@@ -124,8 +124,9 @@ def _graph_lines(graph: GraphDiff) -> list[str]:
     out += [f"+ node {_node_head(n)}" for n in graph.nodes_added]
     out += [f"- node {_node_head(n)}" for n in graph.nodes_removed]
     for change in graph.nodes_changed:
+        note = " (citations only)" if change.citations_only else ""
         out.append(f"~ node {change.id} [{change.new.where}] rules: "
-                   f"{rules_text(change.old.rules, change.new.rules, 'changed')}")
+                   f"{rules_text(change.old.rules, change.new.rules, 'changed')}{note}")
         out += [f"    {change_text(c)}" for c in change.changes]
     out += [f"+ edge {edge_text(k)}{_edge_attrs(graph.new.edges[k])}" for k in graph.edges_added]
     out += [f"- edge {edge_text(k)}{_edge_attrs(graph.old.edges[k])}" for k in graph.edges_removed]
@@ -190,7 +191,7 @@ def render_markdown(diff: RulebookDiff) -> str:
                 out.append(f"  - verbs: {_code(verbs)}")
             out += [f"  - {_code(change_text(c))}" for c in item.changes]
     if not diff.graph.empty:
-        out += ["", "## turn structure", ""] + [f"- {_code(line.strip())}" if line.startswith("    ")
+        out += ["", "## turn structure", ""] + [f"  - {_code(line.strip())}" if line.startswith("    ")
                                                 else f"- {_code(line)}" for line in _graph_lines(diff.graph)]
     return "\n".join(out) + "\n"
 

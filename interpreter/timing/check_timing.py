@@ -34,7 +34,7 @@ def check_timing(game: Any, ctx: Ctx) -> Any:
     cctx = ctx.child(rules=rules) if rules else ctx
     resolved = False
     st = game.state
-    while st.result is None:
+    while st.result is None and st.jump is None:  # a jump ends the procedure (the walk moves on)
         did = yield from rproc.run_processes(game, game.rb.rule_processes, cctx)
         resolved = resolved or did
         if st.result is not None:

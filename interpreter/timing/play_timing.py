@@ -30,12 +30,16 @@ def legal_actions(game: Any, player: int, action_ids: list[str], ctx: Ctx) -> li
                 if obj.controller != player:
                     continue
                 for ab in game.cards[obj.card_id].abilities:
-                    if ab.kind != "activated" or not gate_ok(obj, ab) or not limit_ok(game, obj, ab):
+                    if ab.kind != "activated" or not gate_ok(obj, ab, game) or not limit_ok(game, obj, ab):
                         continue
                     actx = Ctx(game, None, you=player, this=obj, rules=ab.rules, ability=ab)
                     if can_pay(game, ab, actx):
                         options.append(Option(f"{aid}:c{obj.oid}:a{ab.index}",
                                               f"{aid} {game.describe(obj)} ability {ab.index + 1}", (act, obj, ab)))
+        elif act.kind == "declare":
+            # An action tied to no card (e.g. declaring something), legal while `legal` holds.
+            if act.legal is None or act.legal(pctx):
+                options.append(Option(aid, aid, (act, None, None)))
     return options
 
 
@@ -44,10 +48,10 @@ def play_timing(game: Any, player: int, action_ids: list[str], ctx: Ctx) -> Any:
     rules = tuple(cfg.get("rules", ()))
     ct_first = cfg.get("check_timing_first", True)
     again = cfg.get("repeat_after_action", True)
-    while game.state.result is None:
+    while game.state.result is None and game.state.jump is None:
         if ct_first:
             yield from game.check_timing(ctx)
-            if game.state.result is not None:
+            if game.state.result is not None or game.state.jump is not None:
                 return
         options = legal_actions(game, player, action_ids, ctx)
         options.append(Option("pass", "pass", None))
@@ -61,9 +65,12 @@ def play_timing(game: Any, player: int, action_ids: list[str], ctx: Ctx) -> Any:
         act, obj, ab = choice
         if ab is not None:
             yield from activate(game, obj, ab, player, ctx)
+        elif obj is None:
+            game.log("declare", f"P{player + 1} declares {act.id}", act.rules)
+            yield from game.run(act.steps, Ctx(game, None, you=player, rules=act.rules))
         else:
             game.log("play", f"P{player + 1} plays {game.describe(obj)}", act.rules)
             actx = Ctx(game, None, you=player, this=obj, rules=act.rules)
             yield from game.run(act.steps, actx)
-        if not again:
+        if not again or game.state.jump is not None:
             return
