@@ -14,7 +14,7 @@ from interpreter.loader.diagnostics import LoadError
 
 @click.command("coverage")
 @click.argument("rulebook", type=str)
-@click.option("--rules", "rules_file", required=True, type=str,
+@click.option("--rules", "rules_file", required=True, type=str, metavar="FILE",
               help="The comprehensive-rules text the rulebook encodes.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
               show_default=True, help="Report format.")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +57,10 @@ def _setup(game_name: str, decks: tuple[str, ...] | None) -> tuple[Any, Any, lis
               help="Comma-separated agent per player: random, first, human.")
 @click.option("--decks", nargs=2, type=click.Path(exists=True), help="Two deck files (default: the samples).")
 @click.option("--log", "log_format", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
-def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: str) -> None:
+@click.option("--save-replay", type=click.Path(dir_okay=False), default=None,
+              help="Save the game as a replay (JSON lines) that `sogo replay` reproduces.")
+def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: str,
+         save_replay: str | None) -> None:
     """Play one complete game and print its log, each event with the rule it applies."""
     from interpreter.agents import make_agent
     from interpreter.engine.game import Game, GameError
@@ -72,6 +74,18 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--agents") from e
     g = Game(rb, cards, deck_lists, seed=seed)
+    recorder = None
+    if save_replay:
+        from interpreter.replay import Recorder, content_hashes, make_header
+
+        recorder = Recorder(make_header(rb, deck_lists, seed, [n.strip() for n in names],
+                                        content_hashes(rb, cards, deck_lists)))
+
+    def save(error: BaseException | None = None, abandoned: bool = False) -> None:
+        if recorder is not None and save_replay:
+            recorder.finish(g, error, abandoned=abandoned).save(save_replay)
+            click.echo(f"replay saved to {save_replay}", err=True)
+
     printed = 0
     # With a human at the table the log shows only what that player may see.
     humans = [i for i, n in enumerate(names) if n.strip() == "human"]
@@ -90,14 +104,20 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
             flush()
             if d is None:
                 break
-            g.answer(players[d.player].decide(d.for_agent(), g.view(d.player)))
+            ids = players[d.player].decide(d.for_agent(), g.view(d.player))
+            if recorder is not None:
+                recorder.record(g, d, ids)
+            g.answer(ids)
     except GameError as e:
         flush()
+        save(e)
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
     except (KeyboardInterrupt, EOFError, click.Abort):
+        save(abandoned=True)
         click.echo("\ngame abandoned", err=True)
         sys.exit(130)
+    save()
     r = g.state.result or {}
     if log_format == "text":
         who = f"P{r['winner'] + 1} wins" if r.get("winner") is not None else "draw"
@@ -111,20 +131,56 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
 @click.option("--seed", default=1, show_default=True, help="First seed; game i uses seed+i.")
 @click.option("--decks", nargs=2, type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def simulate(game: str, games: int, seed: int, decks: tuple[str, ...], as_json: bool) -> None:
-    """Play many seeded random games and report outcomes, turns, errors and speed."""
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes to play on (default: all cores); 1 plays in this process.")
+@click.option("--backend", type=click.Choice(["processes", "dask"]), default="processes", show_default=True,
+              help="A local process pool, or Dask (the optional extra sogo[dask]).")
+@click.option("--dask-address", default=None,
+              help="Scheduler of an existing Dask cluster (default: a local one with --workers processes).")
+@click.option("--max-decisions", type=click.IntRange(min=1), default=5000, show_default=True,
+              help="A game with no result after this many decisions is a failure (never a hang).")
+@click.option("--invariants/--no-invariants", default=True, show_default=True,
+              help="Check card conservation, zone limits and hidden information after every step.")
+@click.option("--failures-dir", type=click.Path(file_okay=False), default="sogo-failures", show_default=True,
+              help="Where the replays of failed games are saved.")
+def simulate(game: str, games: int, seed: int, decks: tuple[str, ...], as_json: bool, workers: int | None,
+             backend: str, dask_address: str | None, max_decisions: int, invariants: bool,
+             failures_dir: str) -> None:
+    """Play many seeded random games and report outcomes, turns, errors and speed.
+
+    Results depend on the seeds only, not on --workers or --backend. Each failed game (an error, a
+    broken invariant, or no result within --max-decisions) is saved as a replay under
+    --failures-dir; `sogo replay FILE` reproduces it.
+    """
+    import os
+
     from interpreter.sim import simulate as run_sim
 
     rb, cards, deck_lists = _setup(game, decks)
-    t0 = time.perf_counter()
-    summary = run_sim(rb, cards, deck_lists, games, seed)
-    summary["seconds"] = round(time.perf_counter() - t0, 3)
-    summary["games_per_second"] = round(games / summary["seconds"], 2) if summary["seconds"] else None
+    bar: Any = None
+    if not as_json and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, unit="game", file=sys.stderr, dynamic_ncols=True, leave=False)
+    try:
+        summary = run_sim(rb, cards, deck_lists, games, seed, invariants=invariants, backend=backend,
+                          workers=workers or os.cpu_count() or 1, max_decisions=max_decisions,
+                          failures_dir=failures_dir, progress=bar.update if bar is not None else None,
+                          dask_address=dask_address)
+    except RuntimeError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(1)
+    finally:
+        if bar is not None:
+            bar.close()
     if as_json:
         click.echo(json.dumps(summary, sort_keys=True))
-    else:
-        for k, v in summary.items():
+        return
+    for k, v in summary.items():
+        if k != "failures":
             click.echo(f"{k:>18}: {v}")
+    for f in summary["failures"]:
+        click.echo(f"{'failure':>18}: {f}  (sogo replay {f})")
 
 
 @cli.group()
@@ -189,6 +245,9 @@ def schema_cmd(game: str) -> None:
 
 
 def _register_optional() -> None:
+    from interpreter.cli.replay_cmd import replay
+
+    cli.add_command(replay)
     try:
         from interpreter.cli.rules_cmd import rules
     except ImportError:  # pragma: no cover - the rules tools are optional at import time

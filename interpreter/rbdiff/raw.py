@@ -73,9 +73,10 @@ class Citation:
         return f"{self.file}:{self.line}:{self.col}"
 
     def label(self) -> str:
-        """``file:line id path``, as the reports print it."""
+        """``file:line id path`` as the reports print it, plus the citing key when it is not ``rules``."""
         name = self.element or "-"
-        return f"{self.file}:{self.line} {name} {self.path}"
+        key = "" if self.key == CITING_KEY else f" ({self.key})"
+        return f"{self.file}:{self.line} {name} {self.path}{key}"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -140,8 +141,12 @@ def load_raw_rulebook(name_or_path: str | Path) -> RawRulebook:
     book = RawRulebook(directory=directory, id=str(head.get("id") or directory.name),
                        version=str(version) if version is not None else None)
     book.parts.append(Part("rulebook.yaml", head_path, head, smap))
+    parts = head.get("parts") or []
+    if not isinstance(parts, list):
+        line, col = smap.get(("parts",))
+        raise LoadError.single(str(head_path), line, col, "parts must be a list of file names")
     problems: list[Any] = []
-    for name in head.get("parts") or []:
+    for name in parts:
         path = directory / str(name)
         try:
             data, pmap = load_yaml(path)

@@ -119,7 +119,7 @@ class CoverageReport:
 def _label(doc: RuleDoc, number: str) -> str:
     rule = doc.rules[number]
     text = rule.heading or rule.text.split("\n", 1)[0]
-    return text if len(text) <= 60 else text[:59] + "…"
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def compute_coverage(book: RawRulebook, doc: RuleDoc) -> CoverageReport:

@@ -36,6 +36,7 @@ class ImpactEntry:
     new_number: str | None
     heading: str | None
     action: str
+    number_now: str | None = None  # for a new rule: where the old rule that had its number went
     rulebook: list[Citation] = field(default_factory=list)
     scenarios: list[Citation] = field(default_factory=list)
 
@@ -46,6 +47,12 @@ class ImpactEntry:
             return f"{self.old_number} -> {self.new_number}"
         return self.new_number or self.old_number or "?"
 
+    def short(self) -> str:
+        """The label, and for a new rule whose number was taken, where the old holder went."""
+        if self.number_now:
+            return f"{self.label} (old {self.new_number} is now {self.number_now})"
+        return self.label
+
     @property
     def cited(self) -> bool:
         """True when something cites the rule."""
@@ -55,6 +62,7 @@ class ImpactEntry:
         """JSON-ready form."""
         return {"kind": self.kind, "old_number": self.old_number, "new_number": self.new_number,
                 "heading": self.heading, "action": self.action,
+                "old_rule_with_this_number_now": self.number_now,
                 "rulebook": [c.to_dict() for c in self.rulebook],
                 "scenarios": [c.to_dict() for c in self.scenarios]}
 
@@ -175,14 +183,17 @@ def compute_impact(diff: RulesDiff, book: RawRulebook, scenarios_dir: Path | Non
         key = _number_key(number)
         impact.entries.append(ImpactEntry(
             kind=entry.kind, old_number=entry.old_number, new_number=entry.new_number, heading=entry.heading,
-            action=action, rulebook=in_book.get(key, []) if key else [],
+            action=action, number_now=moved_from.get(_number_key(entry.new_number) or ())
+            if entry.kind == "added" else None,
+            rulebook=in_book.get(key, []) if key else [],
             scenarios=in_scenarios.get(key, []) if key else [],
         ))
     if old_doc is not None:
         known = {rule.key for rule in old_doc.rules.values()}
         stale = [c for c in book_citations if rule_key(c.rule) not in known]
         if stale:
-            shown = ", ".join(dict.fromkeys(c.rule for c in stale))
+            numbers = list(dict.fromkeys(c.rule for c in stale))
+            shown = ", ".join(numbers[:10]) + (f", … ({len(numbers)} numbers)" if len(numbers) > 10 else "")
             impact.notes.append(f"{len(stale)} rulebook citations are not rules of {old_doc.source} "
                                 f"(is the rulebook written against another revision?): {shown}")
     return impact
@@ -208,7 +219,7 @@ def _summary(impact: Impact) -> str:
 
 def render_impact_text(impact: Impact) -> str:
     """The ``Impact`` section of a text report."""
-    out = ["", f"== Impact == {_header(impact)}", f"Summary: {_summary(impact)}"]
+    out = ["", "== Impact ==", _header(impact), f"Summary: {_summary(impact)}"]
     for entry in impact.affected():
         heading = f" {entry.heading}" if entry.heading else ""
         out.append(f"{SIGNS[entry.kind]} {entry.label}{heading} ({entry.kind}): {entry.action}")
@@ -216,7 +227,7 @@ def render_impact_text(impact: Impact) -> str:
         out += [f"    scenario: {c.label()}" for c in entry.scenarios]
     new = impact.uncited_new()
     if new:
-        out.append("New rules not cited yet: " + ", ".join(e.label for e in new))
+        out.append("New rules not cited yet: " + ", ".join(e.short() for e in new))
     other = impact.uncited_other()
     if other:
         out.append("Not cited (nothing to update): " + ", ".join(f"{e.label} ({e.kind})" for e in other))
@@ -238,7 +249,7 @@ def render_impact_markdown(impact: Impact) -> str:
         out += [f"  - scenario: `{c.label()}`" for c in entry.scenarios]
     new = impact.uncited_new()
     if new:
-        out += ["", "New rules not cited yet: " + ", ".join(_md(e.label) for e in new)]
+        out += ["", "New rules not cited yet: " + ", ".join(_md(e.short()) for e in new)]
     other = impact.uncited_other()
     if other:
         shown = ", ".join(f"{_md(e.label)} ({e.kind})" for e in other)
@@ -260,7 +271,7 @@ def render_impact_html(impact: Impact) -> str:
                      f"</div><div>{escape(entry.action)}</div><ul>{cites}</ul></div>")
     new = impact.uncited_new()
     if new:
-        items.append(f"<p>New rules not cited yet: {escape(', '.join(e.label for e in new))}</p>")
+        items.append(f"<p>New rules not cited yet: {escape(', '.join(e.short() for e in new))}</p>")
     other = impact.uncited_other()
     if other:
         items.append("<p>Not cited (nothing to update): "
