@@ -20,4 +20,4 @@ def test_scenario(path):
 
 
 def test_enough_lovelive_scenarios():
-    assert len([p for p in FILES if p.parent.name == "lovelive"]) >= 1
+    assert len([p for p in FILES if p.parent.name == "lovelive"]) >= 40

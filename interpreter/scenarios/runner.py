@@ -166,16 +166,20 @@ def run_scenario(path: Path) -> Outcome:
     sid = str(sc.get("id", path.stem))
     out = Outcome(sid, str(path), True, rules=[str(r) for r in sc.get("rules", [])])
     try:
-        rb, cards = _env(str(sc.get("rulebook", "lovelive")), list(sc.get("cards", []) or []), path.parent)
+        if "rulebook" not in sc:
+            return Outcome(sid, str(path), False, [f"{path}:1:1: a scenario names its 'rulebook'"])
+        rb, cards = _env(str(sc["rulebook"]), list(sc.get("cards", []) or []), path.parent)
         game = build_game(sc, rb, cards)
     except (LoadError, ValueError) as e:
         return Outcome(sid, str(path), False, [f"{path}: {e}"])
     out.game = game
     stop = sc.get("stop", {}) or {}
     if "at" in stop:
-        if rb.graph.resolve(stop["at"], None) is None:
+        target = rb.graph.resolve(stop["at"], None)
+        if target is None:
             return Outcome(sid, str(path), False, [f"{path}: stop.at: no node '{stop['at']}'"])
-        game.stop_at = stop["at"]
+        # A base id stops at whichever instance comes first; a dotted name stops at that node.
+        game.stop_at = stop["at"] if stop["at"] in rb.graph.by_base else target
     answers = list(sc.get("answers", []) or [])
     used = 0
     try:

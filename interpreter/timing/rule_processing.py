@@ -55,13 +55,16 @@ def run_processes(game: Any, procs: list[RuleProcess], ctx: Ctx) -> Any:
             break
         any_done = True
         outer = game._collecting
+        outer_interrupt = game._in_interrupt
         game._collecting = []
+        game._in_interrupt = True  # the batch is one simultaneous action: no interrupt inside it
         try:
             for proc, pctx in batch:
                 game.log("rule", f"rule process {proc.id}", proc.rules)
                 yield from game.run(proc.steps, pctx)
         finally:
             outcomes, game._collecting = game._collecting, outer
+            game._in_interrupt = outer_interrupt
         if outcomes:
             game.finalize_outcomes(outcomes, tuple(r for proc, _ in batch for r in proc.rules))
     return any_done
