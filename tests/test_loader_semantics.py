@@ -51,7 +51,8 @@ def test_unknown_verb_names_the_known_ones(rb_copy: Path):
 
 
 def test_unknown_template_and_name(rb_copy: Path):
-    edit(rb_copy / "turn.yaml", "template: draw, n: 1, player: \"turn_player\"", "template: drow, n: 1, player: \"turn_plyer\"")
+    edit(rb_copy / "turn.yaml", "template: draw, n: 1, player: \"turn_player\"",
+         "template: drow, n: 1, player: \"turn_plyer\"")
     errs = errors(rb_copy)
     assert any("unknown template 'drow'" in e for e in errs), errs
     assert any("unknown name 'turn_plyer'" in e for e in errs), errs

@@ -187,7 +187,8 @@ def test_misspelled_verb_suggests_the_right_one() -> None:
 
 
 def test_misspelled_verb_in_nested_effect() -> None:
-    text = "setup:\n  id: setup\n  rules: ['6.2']\n  do:\n    - if:\n        cond: 'x'\n        then:\n          - mvoe: {}\n"
+    text = ("setup:\n  id: setup\n  rules: ['6.2']\n  do:\n    - if:\n        cond: 'x'\n        then:\n"
+            "          - mvoe: {}\n")
     ((line, col, msg),) = where(check(text, "rulebook-part"))
     assert (line, col) == (8, 13)
     assert "did you mean 'move'?" in msg
@@ -204,7 +205,8 @@ def test_unknown_and_missing_verb_arguments() -> None:
 
 
 def test_two_verbs_in_one_step() -> None:
-    text = "setup:\n  id: setup\n  rules: ['6.2']\n  do:\n    - move: {cards: \"this\"}\n      reveal: {cards: \"this\"}\n"
+    text = ("setup:\n  id: setup\n  rules: ['6.2']\n  do:\n    - move: {cards: \"this\"}\n"
+            "      reveal: {cards: \"this\"}\n")
     ((line, col, msg),) = where(check(text, "rulebook-part"))
     assert (line, col) == (5, 7) and "at most 1" in msg
 

@@ -18,7 +18,8 @@ def render_view(view: dict[str, Any]) -> str:
         for c in cards:
             name = c["card"] or "?"
             states = ",".join(v for v in c["states"].values() if v)
-            shown.append(f"{name}{'(' + states + ')' if states else ''}{' under #' + str(c['holder']) if c['holder'] else ''}")
+            under = f" under #{c['holder']}" if c["holder"] else ""
+            shown.append(f"{name}{'(' + states + ')' if states else ''}{under}")
         lines.append(f"  {zone:<28} {len(cards):>2}: {' '.join(shown) if any(c['card'] for c in cards) else ''}")
     return "\n".join(lines)
 

@@ -504,7 +504,7 @@ class Game:
         winners = {p for p, k in outcomes if k == "win"}
         losers = {p for p, k in outcomes if k == "lose"}
         if len(winners) == n or len(losers) == n or (winners and winners & losers):
-            self.end_game(None, "draw", rules + tuple((self.rb.outcomes.get("rules") or ())))
+            self.end_game(None, "draw", rules + tuple(self.rb.outcomes.get("rules") or ()))
             return
         if len(winners) == 1:
             self.end_game(next(iter(winners)), "win", rules)

@@ -22,7 +22,8 @@ from interpreter.loader.model import Action, DeckRule, Rulebook, RuleProcess, Te
 from interpreter.loader.schema import schema_names, validate
 from interpreter.loader.yaml_safe import SourceMap, load_yaml
 
-LIST_SECTIONS = {"invariants", "enums", "card_types", "common_fields", "placement_states", "zones", "templates", "events",
+LIST_SECTIONS = {"invariants", "enums", "card_types", "common_fields", "placement_states", "zones", "templates",
+                 "events",
                  "durations", "functions", "keywords", "decisions", "not_encoded", "actions", "roles",
                  "subgraphs", "ability_kinds"}
 BINDING_KEYS = {"as"}
@@ -225,7 +226,7 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
 
     names: set[str] = set(GLOBAL_NAMES) | known.roles | {"it"}
     _collect_names(d, names)
-    for fid, (f, _) in fn_raw.items():
+    for f, _ in fn_raw.values():
         names.update(f.get("params", []) or [])
 
     # -- functions: generic ones plus the rulebook's own, defined as expressions ------------
@@ -299,7 +300,7 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
                           bool(z.get("ordered", False)), tuple(z.get("groups", []) or ()),
                           tuple(z.get("states", []) or ()), bool(z.get("stacking", False)), z)
              for zid, (z, _) in zones_raw.items()}
-    for zid, (z, loc) in zones_raw.items():
+    for z, loc in zones_raw.values():
         for i, s in enumerate(z.get("states", []) or []):
             if s not in known.states:
                 comp.error(loc.at("states", i), f"unknown placement state '{s}'")
@@ -324,6 +325,9 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
     # -- card types ----------------------------------------------------------------------
     ability_zones: dict[str, frozenset[str]] = {}
     for tid, (t, loc) in types_raw.items():
+        for i, kw in enumerate(t.get("default_keywords", []) or []):
+            if (kw_raw.get(kw) or ({}, None))[0].get("kind") != "condition":
+                comp.error(loc.at("default_keywords", i), f"default keyword '{kw}' is not a condition keyword")
         zs: set[str] = set()
         for i, z in enumerate(t.get("abilities_valid_in", []) or []):
             if z in groups:
@@ -343,6 +347,8 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
         entry = dict(k)
         if "trigger" in k:
             entry["trigger_c"] = comp.trigger(k["trigger"], loc.at("trigger"))
+        if k.get("kind") == "condition":
+            entry["if_c"] = comp.expr(k.get("if", True), loc.at("if"))
         if k.get("kind") == "zone_gate" and k.get("zone") not in known.zones:
             comp.error(loc.at("zone"), f"unknown zone '{k.get('zone')}'")
         if k.get("kind") == "action" and k.get("template") not in known.templates:
@@ -392,11 +398,15 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
         if dk.get("zone") not in known.zones:
             comp.error(loc.at("zone"), f"unknown zone '{dk.get('zone')}'")
         counts = [(c["id"], tuple(c.get("rules", ())), comp.expr(c.get("where", True), loc.at("counts", j, "where")),
-                   int(c.get("exactly", 0))) for j, c in enumerate(dk.get("counts", []) or [])]
+                   int(c.get("exactly", 0))) for j, c in enumerate(dk.get("counts", []) or [])
+                  if "exactly" in c or ("at_least" not in c and "at_most" not in c)]
+        bounds = [(c["id"], tuple(c.get("rules", ())), comp.expr(c.get("where", True), loc.at("counts", j, "where")),
+                   c.get("at_least"), c.get("at_most")) for j, c in enumerate(dk.get("counts", []) or [])
+                  if "exactly" not in c and ("at_least" in c or "at_most" in c)]
         mc = dk.get("max_copies")
         deck_rules.append(DeckRule(dk["id"], tuple(dk.get("rules", ())), dk.get("zone"), counts,
                                    (mc["id"], tuple(mc.get("rules", ())), mc.get("by", "id"), int(mc["max"]))
-                                   if mc else None))
+                                   if mc else None, bounds))
 
     # -- turn structure ------------------------------------------------------------------
     graph = TurnGraph()
@@ -419,8 +429,7 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
 
     timing = {k: d.get(k) for k in ("check_timing", "play_timing", "triggers", "continuous", "replacement",
                                      "costs", "last_known_information", "choosing")}
-    for i, (o, loc) in enumerate(zip(timing.get("check_timing", {}).get("order", []) if timing.get("check_timing")
-                                     else [], range(10**6), strict=False)):
+    for i, o in enumerate((timing.get("check_timing") or {}).get("order", []) or []):
         if o.get("player") not in ("active_player", "non_active_player", "turn_player", "non_turn_player"):
             comp.error(m.locs["check_timing"].at("order", i, "player"),
                        "expected active_player, non_active_player, turn_player or non_turn_player")
