@@ -1,55 +1,249 @@
-"""Run many seeded games with random agents and aggregate what happened."""
+"""Run many seeded games with random agents and aggregate what happened.
+
+Game i of a run uses seed `seed + i` and random agents seeded from it, exactly as `sogo play
+--seed` does, so every simulated game can be replayed on its own. Games run in this process, on a
+pool of processes, or on a Dask cluster; each runs the same per-game function and results are
+aggregated in seed order, so a summary depends on the seeds only, never on the workers or backend.
+A game that raises, breaks an invariant or passes the decision cap is a failure: its replay is
+kept (and saved under `failures_dir` when one is given) so `sogo replay` reproduces it.
+"""
 
 from __future__ import annotations
 
+import os
+import time
 import traceback
 from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from interpreter.agents import RandomAgent
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.invariants import InvariantError, check_invariants
+from interpreter.engine.decisions import Decision
+from interpreter.engine.game import Game
 from interpreter.loader.model import CardDef, Rulebook
+from interpreter.replay import Recorder, Replay, card_files, content_hashes, drive, error_text, make_header
+
+DEFAULT_MAX_DECISIONS = 5000
+BACKENDS = ("processes", "dask")
+Decks = list[dict[str, list[str]]]
 
 
-def play_one(rb: Rulebook, cards: dict[str, CardDef], decks: list[dict[str, list[str]]], seed: int,
-             *, invariants: bool = False, log: bool = False) -> Game:
-    """One game with seeded random agents; raises GameError / InvariantError on a broken game."""
+def _random_answers(seed: int, players: int, view: bool) -> Callable[[Game, Decision], list[str]]:
+    agents = [RandomAgent(seed * 1000 + p + 1) for p in range(players)]
+
+    def answer(g: Game, d: Decision) -> list[str]:
+        return agents[d.player].decide(d.for_agent(), g.view(d.player) if view else {})
+
+    return answer
+
+
+def play_one(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, seed: int, *, invariants: bool = False,
+             log: bool = False, max_decisions: int | None = None, recorder: Recorder | None = None) -> Game:
+    """One game with seeded random agents; a broken game raises GameError, InvariantError or RunawayGame."""
     g = Game(rb, cards, decks, seed=seed, log=log)
-    agents = [RandomAgent(seed * 1000 + p + 1) for p in range(len(decks))]
-    total = None
-    while True:
-        d = g.advance()
-        if invariants:
-            total = check_invariants(g, d, total)
-        if d is None:
-            break
-        g.answer(agents[d.player].decide(d.for_agent(), g.view(d.player) if invariants else {}))
+    drive(g, _random_answers(seed, len(decks), invariants), invariants=invariants,
+          max_decisions=max_decisions, recorder=recorder)
     return g
 
 
-def simulate(rb: Rulebook, cards: dict[str, CardDef], decks: list[dict[str, list[str]]], games: int, seed: int,
-             *, invariants: bool = False) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SimOptions:
+    """What every game of a run is played under (picklable: it travels to worker processes)."""
+
+    invariants: bool = False
+    max_decisions: int | None = DEFAULT_MAX_DECISIONS
+
+
+def play_seed(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, seed: int, opts: SimOptions,
+              hashes: Callable[[], dict[str, str]]) -> dict[str, Any]:
+    """The per-game function every backend runs: one game's outcome as plain data, with its replay
+    when it failed (`hashes` is called only then, so clean games never hash files)."""
+    rec = Recorder({})
+    try:
+        g = Game(rb, cards, decks, seed=seed, log=False)
+    except Exception as e:  # noqa: BLE001 - a game that cannot even start has nothing to replay
+        return {"seed": seed, "error": error_text(e), "where": _where(e), "replay": None}
+    try:
+        drive(g, _random_answers(seed, len(decks), opts.invariants), invariants=opts.invariants,
+              max_decisions=opts.max_decisions, recorder=rec)
+    except Exception as e:  # noqa: BLE001 - every failure is reported, with its replay
+        rec.replay.header = make_header(rb, decks, seed, ["random"] * len(decks), hashes(),
+                                        invariants=opts.invariants, max_decisions=opts.max_decisions)
+        return {"seed": seed, "error": error_text(e), "where": _where(e),
+                "replay": rec.finish(g, e).to_dict()}
+    r = g.state.result or {}
+    key = "draw" if r.get("outcome") == "draw" else (f"P{r['winner'] + 1}" if r.get("winner") is not None
+                                                     else "unfinished")
+    return {"seed": seed, "key": key, "completed": bool(r), "turns": g.state.turn,
+            "decisions": g.state.decisions}
+
+
+def _where(e: BaseException) -> str:
+    """The innermost frame of a failure, to tell failures apart in a summary."""
+    tb = traceback.extract_tb(e.__traceback__)
+    return f"{Path(tb[-1].filename).name}:{tb[-1].lineno} in {tb[-1].name}" if tb else ""
+
+
+# -- workers -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameSpec:
+    """How a worker process loads the same game: paths plus the content hash they must still have."""
+
+    rulebook_dir: str
+    card_files: tuple[str, ...]
+    decks: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]
+    content_hash: str
+
+    @classmethod
+    def of(cls, rb: Rulebook, cards: dict[str, CardDef], decks: Decks, content_hash: str) -> GameSpec:
+        return cls(str(rb.directory), tuple(str(p) for p in card_files(cards)),
+                   tuple(tuple((z, tuple(ids)) for z, ids in d.items()) for d in decks), content_hash)
+
+    def deck_lists(self) -> Decks:
+        return [{z: list(ids) for z, ids in d} for d in self.decks]
+
+
+_ENV: dict[GameSpec, tuple[Rulebook, dict[str, CardDef], dict[str, str]]] = {}
+
+
+def _env(spec: GameSpec) -> tuple[Rulebook, dict[str, CardDef], dict[str, str]]:
+    """Load the game once per worker process, and refuse files that differ from the parent's."""
+    if spec not in _ENV:
+        from interpreter.loader.cards import load_cards
+        from interpreter.loader.rulebook import load_rulebook
+
+        rb = load_rulebook(spec.rulebook_dir)
+        cards = load_cards(rb, [Path(p) for p in spec.card_files])
+        hashes = content_hashes(rb, cards, spec.deck_lists())
+        if hashes["content"] != spec.content_hash:
+            raise RuntimeError(f"worker {os.getpid()}: the rulebook or card files at {spec.rulebook_dir} "
+                               "differ from the ones the run started with (content hash mismatch)")
+        _ENV[spec] = (rb, cards, hashes)
+    return _ENV[spec]
+
+
+def run_chunk(spec: GameSpec, seeds: list[int], opts: SimOptions) -> list[dict[str, Any]]:
+    """A worker's task: play a few seeds (module level, so process pools and Dask can ship it)."""
+    rb, cards, hashes = _env(spec)
+    decks = spec.deck_lists()
+    return [play_seed(rb, cards, decks, s, opts, lambda: hashes) for s in seeds]
+
+
+def _chunks(seeds: list[int], workers: int) -> list[list[int]]:
+    size = max(1, min(50, len(seeds) // (workers * 8) or 1))
+    return [seeds[i:i + size] for i in range(0, len(seeds), size)]
+
+
+def _run_processes(spec: GameSpec, chunks: list[list[int]], opts: SimOptions, workers: int
+                   ) -> Iterator[list[dict[str, Any]]]:
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
+        futures = [pool.submit(run_chunk, spec, c, opts) for c in chunks]
+        for f in as_completed(futures):
+            yield f.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # on Ctrl-C, do not play the queued games
+
+
+def _run_dask(spec: GameSpec, chunks: list[list[int]], opts: SimOptions, workers: int,
+              address: str | None) -> Iterator[list[dict[str, Any]]]:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError as e:
+        raise RuntimeError('the dask backend needs the optional extra: pip install "sogo[dask]"') from e
+    cluster = None
+    if address:
+        client = Client(address)
+    else:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=40)
+        client = Client(cluster)
+    try:
+        futures = client.map(run_chunk, [spec] * len(chunks), chunks, [opts] * len(chunks), pure=False)
+        for f in as_completed(futures):
+            yield f.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+# -- the run -----------------------------------------------------------------------------------
+def simulate(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, games: int, seed: int, *,
+             invariants: bool = False, workers: int = 1, backend: str = "processes",
+             max_decisions: int | None = DEFAULT_MAX_DECISIONS, failures_dir: str | Path | None = None,
+             progress: Callable[[int], None] | None = None, dask_address: str | None = None
+             ) -> dict[str, Any]:
+    """Play `games` seeded games and aggregate them in seed order (the same for any workers/backend).
+
+    `workers` 1 plays in this process; more use a process pool, or Dask with backend "dask".
+    `progress(k)` is called as k more games finish. Failures are saved as replays under
+    `failures_dir` (if given) and listed, by path, under "failures".
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
+    opts = SimOptions(invariants, max_decisions)
+    seeds = [seed + i for i in range(games)]
+    workers = max(1, min(workers, games)) if backend == "processes" else max(1, workers)
+    t0 = time.perf_counter()
+    outcomes: list[dict[str, Any]] = []
+    cache: dict[str, dict[str, str]] = {}
+
+    def hashes() -> dict[str, str]:
+        if "h" not in cache:
+            cache["h"] = content_hashes(rb, cards, decks)
+        return cache["h"]
+
+    if backend == "processes" and workers == 1:
+        for s in seeds:
+            outcomes.append(play_seed(rb, cards, decks, s, opts, hashes))
+            if progress:
+                progress(1)
+    elif games:
+        spec = GameSpec.of(rb, cards, decks, hashes()["content"])
+        _ENV.setdefault(spec, (rb, cards, hashes()))  # forked workers inherit it instead of reloading
+        chunks = _chunks(seeds, workers)
+        stream = (_run_processes(spec, chunks, opts, workers) if backend == "processes"
+                  else _run_dask(spec, chunks, opts, workers, dask_address))
+        for batch in stream:
+            outcomes.extend(batch)
+            if progress:
+                progress(len(batch))
+    seconds = time.perf_counter() - t0
+    summary = aggregate(rb, games, seed, sorted(outcomes, key=lambda o: o["seed"]), failures_dir)
+    summary.update(workers=workers, backend=backend, invariants=invariants, max_decisions=max_decisions,
+                   seconds=round(seconds, 3), games_per_second=round(games / seconds, 2) if seconds else None)
+    return summary
+
+
+def aggregate(rb: Rulebook, games: int, seed: int, outcomes: list[dict[str, Any]],
+              failures_dir: str | Path | None) -> dict[str, Any]:
+    """Sum per-game outcomes (already in seed order) and save the failures' replays."""
     results: Counter[str] = Counter()
     errors: list[dict[str, Any]] = []
+    failures: list[str] = []
     turns = decisions = completed = 0
-    for i in range(games):
-        s = seed + i
-        try:
-            g = play_one(rb, cards, decks, s, invariants=invariants)
-        except (GameError, InvariantError, Exception) as e:  # noqa: BLE001 - every failure is reported
-            errors.append({"seed": s, "error": f"{type(e).__name__}: {e}",
-                           "where": traceback.format_exc(limit=3).splitlines()[-1]})
+    for o in outcomes:
+        if "error" in o:
+            sample = {"seed": o["seed"], "error": o["error"], "where": o["where"]}
+            if failures_dir is not None and o["replay"] is not None:
+                target = Path(failures_dir) / f"{rb.id}-seed{o['seed']}.jsonl"
+                path = Replay.from_dict(o["replay"]).save(target)
+                sample["replay"] = str(path)
+                failures.append(str(path))
+            errors.append(sample)
             continue
-        r = g.state.result or {}
-        if r:
-            completed += 1
-        key = "draw" if r.get("outcome") == "draw" else (f"P{r['winner'] + 1}" if r.get("winner") is not None
-                                                         else "unfinished")
-        results[key] += 1
-        turns += g.state.turn
-        decisions += g.state.decisions
-    done = max(1, games - len(errors))
-    return {"game": rb.id, "rules_version": rb.rules_version, "games": games, "seed": seed, "completed": completed,
-            "errors": len(errors), "error_samples": errors[:5], "results": dict(sorted(results.items())),
-            "mean_turns": round(turns / done, 2), "mean_decisions": round(decisions / done, 1)}
+        completed += o["completed"]
+        results[o["key"]] += 1
+        turns += o["turns"]
+        decisions += o["decisions"]
+    done = max(1, len(outcomes) - len(errors))
+    return {"game": rb.id, "rules_version": rb.rules_version, "games": games, "seed": seed,
+            "completed": completed, "errors": len(errors), "error_samples": errors[:5],
+            "results": dict(sorted(results.items())),
+            "mean_turns": round(turns / done, 2), "mean_decisions": round(decisions / done, 1),
+            "failures": failures}

@@ -161,6 +161,7 @@ def simulate(game: str, games: int, seed: int, decks: tuple[str, ...], as_json: 
     if not as_json and sys.stderr.isatty():
         from tqdm import tqdm
 
+        tqdm.monitor_interval = 0  # no monitor thread in a process that forks workers
         bar = tqdm(total=games, unit="game", file=sys.stderr, dynamic_ncols=True, leave=False)
     try:
         summary = run_sim(rb, cards, deck_lists, games, seed, invariants=invariants, backend=backend,
@@ -170,6 +171,9 @@ def simulate(game: str, games: int, seed: int, decks: tuple[str, ...], as_json: 
     except RuntimeError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(1)
+    except KeyboardInterrupt:
+        click.echo("\nsimulation interrupted", err=True)
+        sys.exit(130)
     finally:
         if bar is not None:
             bar.close()

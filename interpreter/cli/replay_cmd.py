@@ -27,7 +27,8 @@ def _refuse(message: str) -> NoReturn:
                    "directory, $SOGO_RULEBOOKS or rulebooks/).")
 def replay(file: str, force: bool, log_format: str, rulebook_path: str | None) -> None:
     """Reproduce a recorded game (from `play --save-replay` or a simulation failure) and check its
-    final state hash.
+    final state hash. FILE is JSON lines: a header, one answer per decision, an end line (the
+    format is described in interpreter/replay.py).
 
     Exit 0: the game is reproduced exactly. Exit 2: the recorded failure happens again (its error is
     printed, as the simulation summary reported it). Exit 1: the replay is refused (the rulebook,

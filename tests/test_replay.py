@@ -1,0 +1,176 @@
+"""Replays reproduce games exactly, refuse changed rulebooks, and reproduce simulated failures."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter.cli.main import cli
+from interpreter.engine.invariants import InvariantError
+from interpreter.replay import Replay
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(cli, list(args))
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        raise r.exception
+    return r.exit_code, r.stdout, r.stderr
+
+
+def rulebook_copy(tmp_path: Path, old: str, new: str, part: str) -> Path:
+    """A copy of the Love Live rulebook with one edit, under a directory SOGO_RULEBOOKS can name."""
+    parent = tmp_path / "rulebooks"
+    shutil.copytree(ROOT / "rulebooks" / "lovelive", parent / "lovelive")
+    f = parent / "lovelive" / part
+    text = f.read_text(encoding="utf-8")
+    assert old in text
+    f.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return parent
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    path = tmp_path_factory.mktemp("replay") / "game.jsonl"
+    code, out, err = run("play", "lovelive", "--seed", "3", "--save-replay", str(path))
+    assert code == 0, err
+    return path, out
+
+
+def test_replay_file_has_header_answers_and_end(recorded):
+    path, _ = recorded
+    rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    head, end = rows[0], rows[-1]
+    assert head["replay"] == "sogo" and head["rulebook"] == "lovelive" and head["seed"] == 3
+    assert head["agents"] == ["random", "random"] and head["rules_version"]
+    assert len(head["content_hash"]) == 64 and set(head["hashes"]) == {"rulebook", "cards", "decks"}
+    assert len(head["decks"]) == 2 and "main_deck" in head["decks"][0]
+    assert all(isinstance(r["answer"], list) for r in rows[1:-1])
+    assert end["end"] == "result" and end["decisions"] == len(rows) - 2 and end["fingerprint"]
+    rep = Replay.load(path)
+    assert Replay.from_dict(rep.to_dict()).to_lines() == path.read_text(encoding="utf-8").splitlines()
+
+
+def test_round_trip_reproduces_the_log_and_hash(recorded):
+    path, play_out = recorded
+    code, out, err = run("replay", str(path))
+    assert code == 0, err
+    assert "reproduced" in err and "matches" in err
+    assert out.splitlines() == play_out.splitlines()[:-1]  # play adds its result line
+    code, out, _ = run("replay", str(path), "--log", "jsonl")
+    assert code == 0 and all(json.loads(x)["text"] for x in out.splitlines())
+
+
+def test_tampered_hash_is_refused(recorded, tmp_path):
+    path, _ = recorded
+    lines = path.read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    head["content_hash"] = "0" * 64
+    bad = tmp_path / "tampered.jsonl"
+    bad.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n", encoding="utf-8")
+    code, out, err = run("replay", str(bad))
+    assert code == 1
+    assert "refused" in err and "--force" in err and out == ""
+    code, _, err = run("replay", str(bad), "--force", "--log", "none")
+    assert code == 0 and "warning" in err  # the files are the same, so the game is too
+
+
+def test_changed_rulebook_refused_then_divergence_reported(recorded, tmp_path, monkeypatch):
+    path, _ = recorded
+    parent = rulebook_copy(tmp_path, "- call: {template: draw, n: 6,", "- call: {template: draw, n: 5,",
+                           "setup.yaml")
+    monkeypatch.setenv("SOGO_RULEBOOKS", str(parent))
+    code, _, err = run("replay", str(path))
+    assert code == 1 and "refused" in err and "changed: rulebook" in err
+    code, _, err = run("replay", str(path), "--force", "--log", "none")
+    assert code == 1
+    line = next(x for x in err.splitlines() if x.startswith("diverged:"))
+    assert "decision " in line or "final state hash" in line
+    assert " at " in line  # names the node
+
+
+def test_illegal_recorded_answer_is_the_divergence(recorded, tmp_path):
+    path, _ = recorded
+    rep = Replay.load(path)
+    rep.steps[5]["answer"] = ["no-such-option"]
+    bad = rep.save(tmp_path / "bad-answer.jsonl")
+    code, _, err = run("replay", str(bad), "--log", "none")
+    assert code == 1
+    assert f"diverged: decision 5 at {rep.steps[5]['node']}" in err and "not legal" in err
+
+
+def test_cut_short_recording_is_reported(recorded, tmp_path):
+    path, _ = recorded
+    rep = Replay.load(path)
+    rep.end = None
+    rep.steps = rep.steps[:10]
+    code, _, err = run("replay", str(rep.save(tmp_path / "short.jsonl")), "--log", "none")
+    assert code == 1 and "cut short after 10 decisions" in err
+
+
+def test_not_a_replay(tmp_path):
+    f = tmp_path / "x.jsonl"
+    f.write_text('{"hello": 1}\n', encoding="utf-8")
+    code, _, err = run("replay", str(f))
+    assert code == 1 and "not a Sogo replay" in err
+
+
+# -- failure traces ------------------------------------------------------------------------------
+def _simulate(*args: str) -> dict:
+    code, out, err = run("simulate", "lovelive", "--json", *args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_runtime_error_is_saved_and_reproduced(tmp_path, monkeypatch):
+    # From turn 4 on, the draw step divides by zero: a data bug that only shows at run time.
+    parent = rulebook_copy(tmp_path, '- call: {template: draw, n: 1, player: "turn_player"}',
+                           '- call: {template: draw, n: "1 // (4 - turn)", player: "turn_player"}',
+                           "turn.yaml")
+    monkeypatch.setenv("SOGO_RULEBOOKS", str(parent))
+    fdir = tmp_path / "failures"
+    s = _simulate("-n", "2", "--seed", "1", "--workers", "1", "--failures-dir", str(fdir))
+    assert s["errors"] == 2 and s["completed"] == 0
+    assert s["failures"] == [str(fdir / "lovelive-seed1.jsonl"), str(fdir / "lovelive-seed2.jsonl")]
+    sample = s["error_samples"][0]
+    assert sample["replay"] == s["failures"][0] and "division by zero" in sample["error"]
+    code, out, err = run("replay", s["failures"][0])
+    assert code == 2
+    assert f"error: {sample['error']}" in err.splitlines()
+    assert "reproduced the recorded failure" in err
+    assert out.splitlines()[-1].startswith("T4 ")  # the log runs up to the failure
+
+
+def test_runaway_game_is_a_reported_failure(tmp_path):
+    s = _simulate("-n", "2", "--seed", "5", "--workers", "1", "--max-decisions", "40",
+                  "--failures-dir", str(tmp_path))
+    assert s["errors"] == 2 and len(s["failures"]) == 2
+    assert all("RunawayGame: no result after 40 decisions" in e["error"] for e in s["error_samples"])
+    code, _, err = run("replay", s["failures"][1], "--log", "none")
+    assert code == 2 and f"error: {s['error_samples'][1]['error']}" in err
+
+
+def test_broken_invariant_is_saved_and_reproduced(tmp_path, monkeypatch):
+    import interpreter.replay as replay_mod
+
+    real = replay_mod.check_invariants
+
+    def broken(game, decision, total):  # an engine bug that leaks a card at turn 3
+        n = real(game, decision, total)
+        if game.state.turn >= 3:
+            raise InvariantError(f"card count changed from {n} to {n - 1}")
+        return n
+
+    monkeypatch.setattr(replay_mod, "check_invariants", broken)
+    s = _simulate("-n", "1", "--seed", "7", "--workers", "1", "--failures-dir", str(tmp_path))
+    assert s["errors"] == 1 and s["error_samples"][0]["error"].startswith("InvariantError: card count")
+    code, _, err = run("replay", s["failures"][0], "--log", "none")
+    assert code == 2 and f"error: {s['error_samples'][0]['error']}" in err
+    monkeypatch.setattr(replay_mod, "check_invariants", real)  # fixed: the failure is gone
+    code, _, err = run("replay", s["failures"][0], "--log", "none")
+    assert code == 1 and "diverged" in err
