@@ -15,7 +15,7 @@ from interpreter.state.objects import GameObject
 
 
 class Multiset(dict):
-    """A count per symbol (hearts, icons...). A missing symbol counts 0 in expressions."""
+    """A count per symbol (icons printed several times). A missing symbol counts 0 in expressions."""
 
     def total(self) -> int:
         return sum(v for v in self.values() if v > 0)
@@ -200,6 +200,34 @@ def f_has_name(env: Any, obj: GameObject, name: str) -> bool:
     return any(name in n for n in f_names(env, obj))
 
 
+def f_printed(env: Any, obj: GameObject, name: str) -> Any:
+    """A card field as printed, before any effect changes it (None when the card has no value)."""
+    if not isinstance(obj, GameObject):
+        return None
+    v = env.game.cards[obj.card_id].fields.get(name)
+    return Multiset(v) if isinstance(v, Multiset) else v
+
+
+def f_field(env: Any, obj: Any, name: str) -> Any:
+    """A named field of a card as it is now (what `card.NAME` gives), for a name known only at run time."""
+    if obj is None:
+        return None
+    return env.attr(obj, name)
+
+
+def f_origin(env: Any, obj: GameObject) -> int | None:
+    """The physical card an object is: its first object id, the same across zone changes."""
+    if not isinstance(obj, GameObject):
+        return None
+    st = env.game.state
+    oid, prev = obj.oid, obj.prev_oid
+    while prev is not None:
+        oid = prev
+        older = st.lki.get(prev)
+        prev = older.prev_oid if older is not None else None
+    return oid
+
+
 GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
     f.name: f for f in [
         FuncSpec("cards", f_cards, 2, 2, pass_env=True),
@@ -230,5 +258,8 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("counter", f_counter, 2, 2, pass_env=True),
         FuncSpec("names", f_names, 1, 1, pass_env=True),
         FuncSpec("has_name", f_has_name, 2, 2, pass_env=True),
+        FuncSpec("printed", f_printed, 2, 2, pass_env=True),
+        FuncSpec("field", f_field, 2, 2, pass_env=True),
+        FuncSpec("origin", f_origin, 1, 1, pass_env=True),
     ]
 }

@@ -271,6 +271,8 @@ class Game:
         return None
 
     def field(self, obj: GameObject, name: str) -> Any:
+        if obj.last_fields is not None and obj.oid not in self.state.objects:
+            return obj.last_fields.get(name)
         base = self.cards[obj.card_id].fields.get(name)
         if isinstance(base, Multiset):
             base = Multiset(base)
@@ -349,9 +351,13 @@ class Game:
             if replaced:
                 return None
         old_zone, old_player = obj.zone, obj.zone_player
+        keep = self.keeps_identity(old_zone, zone)
+        if not keep and self.continuous.active_for(obj):
+            # Last known information: freeze what continuous effects made of it before it leaves
+            # (read while the card is still in its zone, so no derived value sees a half-done move).
+            obj.last_fields = {f: self.field(obj, f) for f in self.cards[obj.card_id].fields}
         src = st.zones[(old_zone, old_player)]
         src.remove(obj.oid)
-        keep = self.keeps_identity(old_zone, zone)
         carried = [st.objects[i] for i in src if st.objects[i].holder == obj.oid] if keep else []
         seers = {p for p in range(st.num_players) if self.can_see(obj, p)}
         self.version += 1
@@ -396,6 +402,14 @@ class Game:
             hidden = frozenset(p for p in range(st.num_players) if p not in seers and not self.can_see(new, p))
             self.log("move", f"{self.describe(new)} moves from {old_zone} to {where}", ctx.rules,
                      hidden_from=hidden, redacted=f"a card #{new.oid} moves from {old_zone} to {where}")
+        if self.rb.zones[zone].raw.get("cancels_pending") and not self.keeps_identity(old_zone, zone):
+            # The card's abilities that were pending vanish as it enters this zone (those the move
+            # itself triggers are collected below and may still resolve).
+            gone = [x for x in st.pending if x.source == obj.oid and x.created is None]
+            if gone:
+                st.pending = [x for x in st.pending if x not in gone]
+                self.log("cancel", f"{len(gone)} pending abilit{'y' if len(gone) == 1 else 'ies'} of "
+                         f"{self.describe(new)} {'vanishes' if len(gone) == 1 else 'vanish'}", ctx.rules)
         self.emit({"type": "moved", "card": new, "old": old, "from": old_zone, "to": zone,
                    "from_player": old_player, "to_player": dest_player}, ctx)
         yield from self.interrupts(ctx)

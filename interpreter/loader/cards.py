@@ -78,6 +78,11 @@ def _check_field(rb: Rulebook, f: dict[str, Any], value: Any, loc: Loc, comp: Co
     if t == "strings":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             comp.error(loc, f"field '{f['id']}' expects a list of strings")
+        elif f.get("of") in rb.enums:
+            allowed = rb.enums[f["of"]]
+            for i, v in enumerate(value):
+                if v not in allowed:
+                    comp.error(loc.at(i), f"'{v}' is not a {f['of']} (expected one of: {', '.join(allowed)})")
         return value
     if t == "multiset":
         allowed = rb.enums.get(f.get("of"), [])
@@ -122,7 +127,11 @@ def _can_fn(rb: Rulebook, step: Step) -> Callable[[Ctx], bool]:
     return fn
 
 
-def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler) -> Ability | None:
+ENGINE_KINDS = {"voluntarily": "activated", "on_trigger": "auto", "never": "continuous"}
+
+
+def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler,
+                    card_type: str | None = None) -> Ability | None:
     if not isinstance(raw, dict):
         comp.error(loc, "an ability is a mapping with at least 'kind'")
         return None
@@ -130,16 +139,25 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
         if key not in ABILITY_KEYS:
             comp.error(loc.at(key), f"unknown key '{key}' in ability (allowed: {', '.join(sorted(ABILITY_KEYS))})",
                        at_key=True)
-    kinds = {k["id"] for k in rb.raw.get("ability_kinds", [])} or {"activated", "auto", "continuous"}
+    kind_defs = {k["id"]: k for k in rb.raw.get("ability_kinds", [])}
+    kinds = set(kind_defs) or {"activated", "auto", "continuous"}
     kind = raw.get("kind")
     if kind not in kinds:
         comp.error(loc.at("kind"), f"unknown ability kind {kind!r} (expected one of: {', '.join(sorted(kinds))})")
         return None
+    # A rulebook names its ability kinds; the engine treats each by how it is played.
+    kind = ENGINE_KINDS.get((kind_defs.get(kind) or {}).get("played"), kind)
     triggers: list[dict[str, Any]] = []
     limit: int | None = None
     gate: str | None = None
+    conditions: list[tuple[str, Any]] = []
     rules: list[str] = list(raw.get("rules", []) or [])
-    kws = raw.get("keywords", []) or []
+    kws = list(raw.get("keywords", []) or [])
+    # A card type's default keywords apply to an ability with no condition keyword of their group.
+    given_groups = {_condition_group(rb, kw) for kw in kws if (rb.keywords.get(kw) or {}).get("kind") == "condition"}
+    for kw in (rb.card_types.get(card_type) or {}).get("default_keywords", []) or []:
+        if _condition_group(rb, kw) not in given_groups:
+            kws.append(kw)
     for i, kw in enumerate(kws):
         k = rb.keywords.get(kw)
         if k is None:
@@ -155,6 +173,8 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
             limit = int(k.get("uses_per_turn", 1))
         elif kk == "zone_gate":
             gate = k["zone"]
+        elif kk == "condition":
+            conditions.append((_condition_group(rb, kw), k["if_c"]))
         elif kk == "action":
             comp.error(loc.at("keywords", i), f"keyword '{kw}' is an action: use it in an effect as "
                                               f"call: {{template: {k.get('template')}}}")
@@ -171,7 +191,12 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
         effect = comp.steps(raw.get("effect", []), loc.at("effect"))
     return Ability(index, kind, tuple(rules), triggers, cost, [_can_fn(rb, s) for s in cost],
                    bool(raw.get("optional", False)), effect, continuous, limit, gate, tuple(kws),
-                   str(raw.get("text", "")))
+                   str(raw.get("text", "")), tuple(conditions))
+
+
+def _condition_group(rb: Rulebook, kw: str) -> str:
+    """The group of a condition keyword: alternatives share a group (default: the keyword alone)."""
+    return str((rb.keywords.get(kw) or {}).get("group", kw))
 
 
 def load_cards(rb: Rulebook, paths: Iterable[Path]) -> dict[str, CardDef]:
@@ -193,7 +218,10 @@ def load_cards(rb: Rulebook, paths: Iterable[Path]) -> dict[str, CardDef]:
             diags.extend(e.diagnostics)
             continue
         if "cards" in schema_names():
-            diags.extend(validate(data, "cards", smap, str(path)))
+            shape = validate(data, "cards", smap, str(path))
+            if shape:  # compiling a misshapen file would report the same mistakes again, worded otherwise
+                diags.extend(shape)
+                continue
         if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
             continue
         if data.get("game") != rb.id:
@@ -236,7 +264,7 @@ def load_cards(rb: Rulebook, paths: Iterable[Path]) -> dict[str, CardDef]:
                     comp.error(loc, f"{ctype} card '{cid}' is missing required field '{fid}'")
             abilities = []
             for j, a in enumerate(raw.get("abilities", []) or []):
-                ab = compile_ability(rb, a, j, loc.at("abilities", j), comp)
+                ab = compile_ability(rb, a, j, loc.at("abilities", j), comp, ctype)
                 if ab is not None:
                     abilities.append(ab)
             cards[cid] = CardDef(cid, ctype, fields, abilities, f"{path}:{smap.get(('cards', i))[0]}")
@@ -318,6 +346,13 @@ def check_deck(rb: Rulebook, cards: dict[str, CardDef], deck: dict[str, list[str
             if n != exactly:
                 problems.append((rule.zone, f"deck construction {cid} ({', '.join(rules)}): {rule.zone} must "
                                             f"have exactly {exactly} matching cards, has {n}"))
+        for cid, rules, where, low, high in rule.bounds:
+            n = sum(1 for c in ids if where(_Env(cards[c])))
+            if (low is not None and n < low) or (high is not None and n > high):
+                span = (f"at least {low}" if high is None else f"at most {high}" if low is None
+                        else f"between {low} and {high}")
+                problems.append((rule.zone, f"deck construction {cid} ({', '.join(rules)}): {rule.zone} must "
+                                            f"have {span} matching cards, has {n}"))
         if rule.max_copies is not None:
             mid, rules, by, mx = rule.max_copies
             counts: dict[str, int] = {}

@@ -74,6 +74,8 @@ class Ability:
     gate_zone: str | None
     keywords: tuple[str, ...]
     text: str = ""
+    # (group, condition) pairs from `condition` keywords: every group needs one condition to hold.
+    conditions: tuple[tuple[str, Fn], ...] = ()
 
 
 @dataclass
@@ -92,6 +94,8 @@ class DeckRule:
     zone: str
     counts: list[tuple[str, tuple[str, ...], Fn, int]]
     max_copies: tuple[str, tuple[str, ...], str, int] | None
+    # Counts bounded by `at_least` / `at_most` instead of `exactly`: (id, rules, where, low, high).
+    bounds: list[tuple[str, tuple[str, ...], Fn, int | None, int | None]] = field(default_factory=list)
 
 
 @dataclass

@@ -36,6 +36,7 @@ class GameObject:
     marks: dict[str, Any] = field(default_factory=dict)
     known_to: set[int] = field(default_factory=set)
     prev_oid: int | None = None
+    last_fields: dict[str, Any] | None = None  # field values as they were when it left play (LKI)
 
 
 @dataclass(slots=True)

@@ -18,12 +18,31 @@ def ability_objects(game: Any, player: int | None = None) -> Iterator[GameObject
         st = game.state
         objs = []
         for key in game.ability_zone_keys:
-            for i in st.zones[key]:
+            ids = st.zones[key]
+            if ids and game.rb.zones[key[0]].raw.get("top_only"):
+                ids = ids[:1]  # a pile: only its top card is in play, the cards below are ignored
+            for i in ids:
                 o = st.objects[i]
                 card = game.cards[o.card_id]
                 if card.abilities and key[0] in game.rb.ability_zones.get(card.type, ()):
                     if o.holder is None and o.states.get("face") != "down":
                         objs.append(o)
+        negating = [e for e in st.effects if e.kind == "continuous" and e.spec.get("negate")]
+        if negating and not game.cache.get("negating"):
+            # Effects that negate abilities: their cards' abilities do not work. While their
+            # affected cards are computed, ability_objects answers without negation (no recursion).
+            game.cache["ability_objects"] = (game.version, objs)
+            game.cache["negating"] = True
+            try:
+                negated: set[int] = set()
+                for e in negating:
+                    negated |= {o.oid for o in _affected(game, e)}
+            finally:
+                game.cache["negating"] = False
+            objs = [o for o in objs if o.oid not in negated]
+            if negated:
+                # Continuous effects read while negation was being worked out saw every ability.
+                game.continuous.version = -1
         cache = (game.version, objs)
         game.cache["ability_objects"] = cache
     if player is None:
@@ -35,12 +54,63 @@ def use_key(obj: GameObject, ab: Ability) -> str:
     return f"{obj.oid}:{ab.index}"
 
 
-def gate_ok(obj: GameObject, ab: Ability) -> bool:
-    return ab.gate_zone is None or obj.zone == ab.gate_zone
+def _affected(game: Any, eff: Any) -> list[GameObject]:
+    spec = eff.spec
+    affects = spec.get("affects")
+    if affects is None:
+        return []
+    ctx = Ctx(game, None, you=eff.master, this=game.state.objects.get(eff.source), vars=dict(eff.bindings))
+    objs = affects(ctx)
+    objs = [objs] if isinstance(objs, GameObject) else [o for o in (objs or []) if isinstance(o, GameObject)]
+    if eff.locked is not None:
+        objs = [o for o in objs if o.oid in eff.locked]
+    return objs
+
+
+def is_negated(game: Any, obj: GameObject) -> bool:
+    """Whether an effect negates this object's abilities now."""
+    for e in game.state.effects:
+        if e.kind == "continuous" and e.spec.get("negate") and any(o.oid == obj.oid for o in _affected(game, e)):
+            return True
+    return False
+
+
+def gate_ok(obj: GameObject, ab: Ability, game: Any = None) -> bool:
+    """Whether the ability's zone gate and its conditions hold. Conditions come in groups: each
+    group needs one of its conditions to hold (several area or timing icons are alternatives)."""
+    if ab.gate_zone is not None and obj.zone != ab.gate_zone:
+        return False
+    if ab.conditions and game is not None:
+        ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules, ability=ab)
+        groups: dict[str, bool] = {}
+        for group, cond in ab.conditions:
+            groups[group] = groups.get(group, False) or bool(cond(ctx))
+        return all(groups.values())
+    return True
 
 
 def limit_ok(game: Any, obj: GameObject, ab: Ability) -> bool:
     return ab.limit is None or game.state.ability_uses.get(use_key(obj, ab), 0) < ab.limit
+
+
+def choosable(game: Any, ab: Ability, ctx: Ctx) -> bool:
+    """An ability whose effect must choose a set number of things cannot be played when not
+    enough can be chosen (checked for the effect's own top-level choices at play time)."""
+    for step in ab.effect:
+        if step.verb != "choose":
+            continue
+        a = step.args
+        try:
+            cands = a["from"](ctx)
+            lo = a["min"](ctx) if "min" in a else 1
+        except Exception:  # noqa: BLE001 - depends on values bound while resolving: decided then
+            continue
+        cands = cands if isinstance(cands, list) else ([] if cands is None else [cands])
+        if "where" in a:
+            cands = [c for c in cands if a["where"](ctx.child(vars={a["as"]: c}))]
+        if lo > 0 and len(cands) < lo:
+            return False
+    return True
 
 
 def can_pay(game: Any, ab: Ability, ctx: Ctx) -> bool:
@@ -62,6 +132,9 @@ def resolve_pending(game: Any, pend: Pending, ctx: Ctx) -> Any:
     ab = card.abilities[pend.ability]
     src = st.objects.get(pend.source) or st.lki.get(pend.source)
     actx = Ctx(game, None, you=pend.master, this=src, event=pend.event, rules=ab.rules, ability=ab)
+    if isinstance(src, GameObject) and src.oid in st.objects and is_negated(game, src):
+        game.log("resolve", f"{game.describe(src)}: ability {ab.index + 1} is negated and does not resolve", ab.rules)
+        return
     if isinstance(src, GameObject) and not limit_ok(game, src, ab):
         game.log("resolve", f"{game.describe(src)}: ability {ab.index + 1} already used up this turn", ab.rules)
         return

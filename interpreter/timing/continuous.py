@@ -40,11 +40,14 @@ class Continuous:
             for op in layer.get("applies", []):
                 self.layer_of[op] = i
         self.any_sources = any(ab.kind == "continuous" for c in game.cards.values() for ab in c.abilities)
+        self.dash_fields = {fid for fid, f in game.rb.field_types.items() if f.get("dash")}
 
     def value(self, obj: GameObject, name: str, base: Any) -> Any:
         game = self.game
         if not self.any_sources and not game.state.effects:
             return base
+        if base is None and name in self.dash_fields:
+            return None  # a value printed as "-" is no number: nothing adds to it or fixes it
         if self.building:
             entries = self.entries
         else:
@@ -65,6 +68,14 @@ class Continuous:
                     base = (base or 0) + v
         return base
 
+    def active_for(self, obj: GameObject) -> bool:
+        """Whether any continuous effect currently changes this object."""
+        if not self.any_sources and not self.game.state.effects:
+            return False
+        if self.version != self.game.version:
+            self.rebuild()
+        return any(obj.oid in e.affected for e in self.entries)
+
     def _sources(self) -> list[tuple[int, dict[str, Any], Ctx, set[int] | None]]:
         from interpreter.timing.abilities import ability_objects, gate_ok
 
@@ -73,7 +84,7 @@ class Continuous:
         if self.any_sources:
             for obj in ability_objects(game):
                 for ab in game.cards[obj.card_id].abilities:
-                    if ab.kind == "continuous" and ab.continuous and gate_ok(obj, ab):
+                    if ab.kind == "continuous" and ab.continuous and gate_ok(obj, ab, game):
                         cond = ab.continuous.get("if")
                         ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)
                         if cond is None or cond(ctx):

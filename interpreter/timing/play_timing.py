@@ -10,7 +10,7 @@ from typing import Any
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
-from interpreter.timing.abilities import ability_objects, activate, can_pay, gate_ok, limit_ok
+from interpreter.timing.abilities import ability_objects, activate, can_pay, choosable, gate_ok, limit_ok
 
 
 def legal_actions(game: Any, player: int, action_ids: list[str], ctx: Ctx) -> list[Option]:
@@ -33,7 +33,7 @@ def legal_actions(game: Any, player: int, action_ids: list[str], ctx: Ctx) -> li
                     if ab.kind != "activated" or not gate_ok(obj, ab, game) or not limit_ok(game, obj, ab):
                         continue
                     actx = Ctx(game, None, you=player, this=obj, rules=ab.rules, ability=ab)
-                    if can_pay(game, ab, actx):
+                    if can_pay(game, ab, actx) and choosable(game, ab, actx):
                         options.append(Option(f"{aid}:c{obj.oid}:a{ab.index}",
                                               f"{aid} {game.describe(obj)} ability {ab.index + 1}", (act, obj, ab)))
         elif act.kind == "declare":

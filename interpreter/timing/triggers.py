@@ -23,7 +23,7 @@ class Triggers:
         for obj in ability_objects(game):
             card = game.cards[obj.card_id]
             for ab in card.abilities:
-                if ab.kind != "auto" or not gate_ok(obj, ab):
+                if ab.kind != "auto" or not gate_ok(obj, ab, game):
                     continue
                 for trig in ab.triggers:
                     if trig.get("event") == event_type:
@@ -41,7 +41,7 @@ class Triggers:
                 card = game.cards[old.card_id]
                 if card.abilities and old.zone in game.rb.ability_zones.get(card.type, ()) and old.holder is None:
                     for ab in card.abilities:
-                        if ab.kind == "auto" and gate_ok(old, ab):
+                        if ab.kind == "auto" and gate_ok(old, ab, game):
                             for trig in ab.triggers:
                                 if trig.get("event") == "moved":
                                     watchers.append((old, ab, trig))
@@ -74,8 +74,8 @@ class Triggers:
             spec["_bindings"] = eff.bindings
             st.pending.append(Pending(st.new_id(), eff.source, eff.source_card, -1, eff.master, event, spec))
             game.log("trigger", "a delayed trigger triggers", tuple(spec.get("rules", ())))
-            if eff.duration is None:
-                st.effects.remove(eff)
+            if eff.duration is None or eff.spec.get("once"):
+                st.effects.remove(eff)  # it fires once (a duration alone keeps it for its duration)
 
     def check_state_triggers(self) -> None:
         """State triggers become pending once while their condition holds (again after resolving)."""
@@ -83,7 +83,7 @@ class Triggers:
         st = game.state
         for obj in ability_objects(game):
             for ab in game.cards[obj.card_id].abilities:
-                if ab.kind != "auto" or not gate_ok(obj, ab):
+                if ab.kind != "auto" or not gate_ok(obj, ab, game):
                     continue
                 for trig in ab.triggers:
                     state = trig.get("state")

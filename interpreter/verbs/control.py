@@ -87,3 +87,16 @@ def v_status(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     game.log("status", f"P{p + 1} gains status {a['status']}", ctx.rules)
     return
     yield
+
+
+@verb("cancel_skips", {"node": "node?"})
+def v_cancel_skips(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Skips not used yet vanish: all of them, or those of one node."""
+    st = game.state
+    before = len(st.skips)
+    st.skips = [s for s in st.skips if "node" in a and s != a["node"]]
+    if len(st.skips) != before:
+        game.touched()
+        game.log("skip", f"{before - len(st.skips)} pending skip(s) vanish", ctx.rules)
+    return
+    yield

@@ -44,3 +44,37 @@ def v_end_durations(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     game.end_durations(set(a["durations"]), ctx)
     return
     yield
+
+
+@verb("cancel_pending", {"player": "expr?"})
+def v_cancel_pending(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Pending triggered abilities vanish unresolved: all of them, or those `player` masters."""
+    st = game.state
+    who = a["player"](ctx) if "player" in a else None
+    gone = [x for x in st.pending if who is None or x.master == who]
+    if gone:
+        st.pending = [x for x in st.pending if x not in gone]
+        game.touched()
+        game.log("cancel", f"{len(gone)} pending abilit{'y vanishes' if len(gone) == 1 else 'ies vanish'}", ctx.rules)
+    return
+    yield
+
+
+@verb("end_effects", {"cards": "expr"})
+def v_end_effects(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Continuous effects created for these cards stop applying to them (an effect left with no card
+    ends)."""
+    ids = {o.oid for o in as_objects(a["cards"](ctx))}
+    ended = 0
+    for e in list(game.state.effects):
+        if e.kind != "continuous" or e.locked is None or not ids & set(e.locked):
+            continue
+        e.locked = [i for i in e.locked if i not in ids]
+        ended += 1
+        if not e.locked:
+            game.state.effects.remove(e)
+    if ended:
+        game.touched()
+        game.log("effect", f"{ended} effect(s) stop applying", ctx.rules)
+    return
+    yield

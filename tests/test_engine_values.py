@@ -1,0 +1,64 @@
+"""Card values: fields printed "-" (dash) that no effect changes, the printed value and a field named
+at run time, the physical card behind successive objects, enum-checked string lists, and deck
+construction counts bounded by at_least / at_most."""
+
+from __future__ import annotations
+
+import pytest
+from toy_engine import play, toy_env, toy_game
+
+from interpreter.engine.context import Ctx
+from interpreter.loader.cards import check_deck, load_cards
+from interpreter.loader.diagnostics import LoadError
+
+
+def ev(g, src, **vars):
+    """Evaluate an expression in the game with extra variables."""
+    from interpreter.expr import compile_expr
+
+    fn = compile_expr(src, names=set(g.rb.names) | set(vars), functions=g.rb.functions)
+    return fn(Ctx(g, None, you=0, vars=dict(vars)))
+
+
+def test_dash_is_no_value_and_no_effect_changes_it():
+    g = toy_game({"P1": {"field": ["U-AURA", "U-DASH", "U-PLAIN"]}}, stop="one")
+    play(g, [])
+    dash = next(o for o in g.state.objects.values() if o.card_id == "U-DASH")
+    plain = next(o for o in g.state.objects.values() if o.card_id == "U-PLAIN")
+    assert g.field(dash, "power") is None
+    assert g.field(plain, "power") == 3
+    assert ev(g, "printed(c, 'power')", c=plain) == 2
+    assert ev(g, "field(c, 'power')", c=plain) == 3
+    assert ev(g, "printed(c, 'power')", c=dash) is None
+
+
+def test_origin_is_the_same_physical_card_across_moves():
+    g = toy_game({"P1": {"field": ["U-LOOP"], "hand": ["U-PLAIN"]}}, stop="one")
+    play(g, [])
+    plain = next(o for o in g.state.objects.values() if o.card_id == "U-PLAIN")
+    first = ev(g, "origin(c)", c=plain)
+    from interpreter.verbs.cards import v_move
+
+    ctx = Ctx(g, None, you=0)
+    list(v_move(g, {"cards": lambda c: [plain], "to": "discard"}, ctx))
+    moved = next(o for o in g.state.objects.values() if o.card_id == "U-PLAIN")
+    assert moved.oid != plain.oid and ev(g, "origin(c)", c=moved) == first
+
+
+def test_string_lists_are_checked_against_their_enum(tmp_path):
+    rb, _ = toy_env()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: toy\ncards:\n  - {id: X, type: unit, name: X, power: 1, tags: [green]}\n", encoding="utf-8")
+    with pytest.raises(LoadError) as e:
+        load_cards(rb, [bad])
+    assert any("'green' is not a tag" in d.message for d in e.value.diagnostics)
+
+
+def test_deck_counts_with_bounds():
+    rb, cards = toy_env()
+    ok = {"deck": ["U-PLAIN", "U-PLAIN", "U-DASH", "U-AURA"]}
+    assert check_deck(rb, cards, ok) == []
+    two_blue = {"deck": ["U-PLAIN", "U-DASH", "U-DASH", "U-AURA"]}
+    assert any("at most 1" in m for _, m in check_deck(rb, cards, two_blue))
+    no_red = {"deck": ["U-DASH", "U-AURA", "U-AURA", "U-AURA"]}
+    assert any("at least 1" in m for _, m in check_deck(rb, cards, no_red))

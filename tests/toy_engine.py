@@ -1,0 +1,45 @@
+"""Helpers for engine unit tests on the toy rulebook (tests/data/toy): a generic game with a deck, a
+hand, a pile whose top card alone is in play, a field and a discard pile; one turn of three steps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from interpreter.engine.game import Game
+from interpreter.loader.cards import load_cards
+from interpreter.loader.rulebook import load_rulebook
+from interpreter.scenarios.runner import _match, build_game
+
+TOY = Path(__file__).resolve().parent / "data" / "toy"
+_ENV: dict[str, Any] = {}
+
+
+def toy_env() -> tuple[Any, Any]:
+    if "env" not in _ENV:
+        rb = load_rulebook(str(TOY))
+        _ENV["env"] = (rb, load_cards(rb, [TOY / "cards"]))
+    return _ENV["env"]
+
+
+def toy_game(zones: dict[str, Any], start: str = "round", vars: dict[str, Any] | None = None,
+             stop: str | None = None) -> Game:
+    rb, cards = toy_env()
+    sc = {"setup": {"start_at": start, "turn": 0, "roles": {"mover": "P1", "other_side": "P2"},
+                    "vars": vars or {}, "zones": zones}}
+    g = build_game(sc, rb, cards)
+    g.stop_at = stop
+    return g
+
+
+def play(g: Game, answers: list[Any]) -> Any:
+    """Answer decisions in order; returns the first unanswered decision (None if the walk stopped)."""
+    for a in answers:
+        d = g.advance()
+        assert d is not None, f"no decision left for answer {a!r}"
+        g.answer(_match(d, [str(x) for x in (a if isinstance(a, list) else [a])], g))
+    return g.advance()
+
+
+def texts(g: Game) -> list[str]:
+    return [e.text for e in g.entries]
