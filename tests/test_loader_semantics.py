@@ -113,3 +113,33 @@ def test_rule_numbers_stay_strings():
     zone = rb.zones["member_left"]
     assert all(isinstance(r, str) for r in zone.rules)
     assert "4.5.2" in zone.rules
+
+
+def test_part_name_pattern_is_the_schemas():
+    """The loader skips part names failing its pattern because the schema reports them: the two must agree,
+    or a bad name would be skipped without a word."""
+    import json
+
+    from interpreter.loader.rulebook import PART_NAME
+
+    schema = json.loads((SRC.parents[1] / "schemas" / "rulebook.schema.json").read_text(encoding="utf-8"))
+    assert PART_NAME.pattern == schema["properties"]["parts"]["items"]["pattern"]
+
+
+def test_part_symlink_leaving_the_folder_is_not_read(rb_copy: Path, tmp_path: Path):
+    (tmp_path / "outside.yaml").write_text("not_encoded: []\n", encoding="utf-8")
+    (rb_copy / "link.yaml").symlink_to(tmp_path / "outside.yaml")
+    edit(rb_copy / "rulebook.yaml", "  - not_encoded.yaml\n", "  - not_encoded.yaml\n  - link.yaml\n")
+    errs = errors(rb_copy)
+    assert len(errs) == 1 and errs[0].endswith("part 'link.yaml' is outside the rulebook folder"), errs
+
+
+def test_load_errors_are_sorted_and_unique():
+    from interpreter.loader.diagnostics import Diagnostics
+
+    diags = Diagnostics()
+    for line in (3, 1, 3):
+        diags.add("f.yaml", line, 1, "same")
+    with pytest.raises(LoadError) as exc:
+        diags.raise_if_any()
+    assert [d.line for d in exc.value.diagnostics] == [1, 3]

@@ -21,3 +21,16 @@ def test_scenario(path):
 
 def test_enough_lovelive_scenarios():
     assert len([p for p in FILES if p.parent.name == "lovelive"]) >= 40
+
+
+def test_a_crash_is_a_located_failure_not_an_exception(monkeypatch):
+    """run_scenario never raises: one broken scenario must not stop a whole run."""
+    import interpreter.scenarios.runner as runner
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(runner, "build_game", explode)
+    outcome = run_scenario(FILES[0])
+    assert not outcome.passed
+    assert outcome.failures == [f"{FILES[0]}:1:1: internal error: RuntimeError: engine bug"]

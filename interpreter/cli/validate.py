@@ -6,7 +6,8 @@ from pathlib import Path
 
 from interpreter.loader.cards import load_cards, load_deck
 from interpreter.loader.diagnostics import Diagnostic, LoadError
-from interpreter.loader.rulebook import load_rulebook
+from interpreter.loader.model import Rulebook
+from interpreter.loader.rulebook import find_rulebook, load_rulebook
 from interpreter.loader.yaml_safe import load_yaml
 
 
@@ -37,21 +38,30 @@ def _looks_like_scenario(path: Path) -> bool:
     return "\nexpect:" in head or head.startswith("expect:") or "\nsetup:\n  start_at" in head
 
 
-def _game_of(path: Path) -> str | None:
+def _game_of(path: Path) -> tuple[str | None, tuple[int, int], list[Diagnostic]]:
+    """The `game:` a card or deck file names and where it is written, so a bad name is reported
+    there; if the file does not load, its problems, which "cannot tell which game" would hide."""
     try:
-        data, _ = load_yaml(path)
-    except LoadError:
-        return None
-    return data.get("game") if isinstance(data, dict) else None
+        data, smap = load_yaml(path)
+    except LoadError as e:
+        return None, (1, 1), e.diagnostics
+    game = data.get("game") if isinstance(data, dict) else None
+    return (game if isinstance(game, str) else None), smap.get(("game",)), []
 
 
 def validate_paths(paths: list[Path]) -> tuple[list[Diagnostic], list[str]]:
     problems: list[Diagnostic] = []
     ok: list[str] = []
-    rulebooks: dict[str, object] = {}
+    rulebooks: dict[str, Rulebook | None] = {}
 
-    def rulebook(game: str) -> object | None:
+    def rulebook(game: str, named_in: Path, at: tuple[int, int]) -> Rulebook | None:
         if game not in rulebooks:
+            try:
+                find_rulebook(game)
+            except LoadError as e:  # no such rulebook: report it at the `game:` naming it
+                problems.extend(Diagnostic(str(named_in), *at, d.message) for d in e.diagnostics)
+                rulebooks[game] = None
+                return None
             try:
                 rulebooks[game] = load_rulebook(game)
             except LoadError as e:
@@ -74,12 +84,16 @@ def validate_paths(paths: list[Path]) -> tuple[list[Diagnostic], list[str]]:
                     files = sorted(p.glob("*.yaml")) if p.is_dir() else [p]
                     card_files = [f for f in files if not f.name.startswith("deck")]
                     deck_files = [f for f in files if f.name.startswith("deck")]
-                    game = next((g for g in (_game_of(f) for f in files) if g), None)
-                    if game is None:
-                        problems.append(Diagnostic(str(p), 1, 1, "cannot tell which game this is for "
-                                                                "(expected a top-level 'game: ID')"))
+                    found = [(f, *_game_of(f)) for f in files]
+                    named = next(((f, g, at) for f, g, at, _ in found if g), None)
+                    if named is None:
+                        unreadable = [d for *_, errors in found for d in errors]
+                        unknown = Diagnostic(str(p), 1, 1, "cannot tell which game this is for "
+                                                           "(expected a top-level 'game: ID')")
+                        problems.extend(unreadable or [unknown])
                         continue
-                    rb = rulebook(game)
+                    named_in, game, at = named
+                    rb = rulebook(game, named_in, at)
                     if rb is None:
                         continue
                     cdir = p if p.is_dir() else p.parent
@@ -94,11 +108,11 @@ def validate_paths(paths: list[Path]) -> tuple[list[Diagnostic], list[str]]:
                     from interpreter.scenarios.runner import run_scenario
 
                     files = sorted(p.glob("*.yaml")) if p.is_dir() else [p]
-                    for f in files:
-                        o = run_scenario(f)
-                        if not o.passed:
-                            problems.append(Diagnostic(str(f), 1, 1, "scenario fails: " + "; ".join(o.failures)))
-                    ok.append(f"ok scenarios {p} ({len(files)})")
+                    outcomes = [run_scenario(f) for f in files]
+                    for o in outcomes:
+                        problems.extend(o.diagnostics)  # located where the scenario went wrong
+                    if all(o.passed for o in outcomes):
+                        ok.append(f"ok scenarios {p} ({len(files)})")
             except LoadError as e:
                 problems.extend(e.diagnostics)
     return problems, ok

@@ -52,6 +52,9 @@ _FOREIGN_OPS = {
     "|": "'|' is not an operator; use 'or'",
 }
 _ESCAPABLE = frozenset("'\"\\")
+MAX_INT_DIGITS = 18
+"""Longer literals are refused, as in YAML files, so every integer fits in 64 bits (and int() never
+hits Python's digit limit)."""
 
 
 def describe(tok: Token) -> str:
@@ -149,6 +152,8 @@ def _number(src: str, pos: int) -> tuple[Token, int]:
     tail = _WORD_TAIL.match(src, end)
     if tail is not None and tail.end() > end:
         raise ExprError(f"invalid number '{src[pos : tail.end()]}'", pos)
+    if end - pos > MAX_INT_DIGITS:
+        raise ExprError(f"integer literal is too large (more than {MAX_INT_DIGITS} digits)", pos)
     return Token(INT, int(m.group()), pos), end
 
 

@@ -47,6 +47,8 @@ class TurnGraph:
         self.roots: list[str] = []
         self.g = nx.DiGraph()
         self.by_base: dict[str, list[str]] = {}
+        self.locs: dict[str, Loc] = {}
+        """Where each node is written, so problems with one node are reported at it."""
 
     def resolve(self, name: str, near: str | None) -> str | None:
         """Resolve a node name written in the rulebook: a full id, or a base id found nearest
@@ -107,6 +109,7 @@ def build_graph(raw_root: Any, subgraphs: dict[str, tuple[Any, Loc]], root_loc: 
                                             "turn_player)")
                 setattr(node, attr, val)
         tg.nodes[nid] = node
+        tg.locs[nid] = loc
         tg.by_base.setdefault(base, []).append(nid)
         tg.g.add_node(nid, kind=kind, base=base, rules=list(node.rules), label=base)
         if parent is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from interpreter.expr import Compiled, ExprError, FuncSpec, compile_expr
@@ -64,6 +65,8 @@ class Known:
     actions: set[str] = field(default_factory=set)
     keywords: set[str] = field(default_factory=set)
     fields: set[str] = field(default_factory=set)
+    resolve_node: Callable[[str], str | None] | None = None
+    """Set once the turn structure is built: effects compiled later (cards) check jump targets here."""
 
 
 class Compiler:
@@ -77,6 +80,8 @@ class Compiler:
         self.functions = functions
         self.verbs = load_all()
         self.template_calls: dict[str, set[str]] = {}
+        self.node_refs: list[tuple[str, Loc]] = []
+        """Jump / skip targets met before the turn structure exists, for graph.build.jump_targets."""
         self._current_template: str | None = None
 
     # -- errors ------------------------------------------------------------------------
@@ -102,8 +107,13 @@ class Compiler:
         try:
             c = compile_expr(src, names=names, functions=self.functions)
         except ExprError as e:
+            line, col = expr_pos(loc, src, e.offset)
+            self.diags.add(loc.file, line, col, f"in expression {_shown(src)}: {e.message}")
+            return None
+        except (ValueError, RecursionError) as e:  # the contract is "located errors only", never a crash
             line, col = loc.pos()
-            self.diags.add(loc.file, line, col + 1 + e.offset, f"in expression {src!r}: {e.message}")
+            why = "it is nested too deeply" if isinstance(e, RecursionError) else str(e)
+            self.diags.add(loc.file, line, col, f"in expression {_shown(src)}: {why}")
             return None
         for lit in _zone_literals(c):
             if lit not in self.known.zones and lit not in self.known.groups:
@@ -188,8 +198,18 @@ class Compiler:
             if value not in allowed:
                 self.error(loc, f"expected one of {', '.join(allowed)}, got {value!r}")
             return value
+        if kind == "node":
+            # Node names resolve like the engine resolves them (dotted tails too), so only the built
+            # turn structure can check them, and only once.
+            if not isinstance(value, str):
+                self.error(loc, f"expected a node name, got {value!r}")
+            elif k.resolve_node is None:
+                self.node_refs.append((value, loc))
+            elif k.resolve_node(value) is None:
+                self.error(loc, f"no node '{value}' in the turn structure")
+            return value
         table = {"zone": k.zones, "event": k.events, "template": k.templates, "role": k.roles,
-                 "node": k.nodes, "duration": k.durations, "state": set(k.states), "action": k.actions}
+                 "duration": k.durations, "state": set(k.states), "action": k.actions}
         if kind in table:
             if value not in table[kind]:
                 self.error(loc, f"unknown {kind} '{value}' (known: {', '.join(sorted(table[kind]))})")
@@ -252,13 +272,13 @@ class Compiler:
                 out[key] = self.trigger(v, kl)
             elif key == "event":
                 out[key] = self.arg("event", v, kl, "spec")
-            elif key in ("optional", "once"):
+            elif key in ("optional", "once", "negate"):
                 out[key] = bool(v)
             elif key == "rules":
                 out[key] = tuple(v)
             else:
                 self.error(kl, f"unknown key '{key}' (allowed: affects, if, do, instead, modify, trigger, "
-                               "event, optional, once, rules)", at_key=True)
+                               "event, optional, once, negate, rules)", at_key=True)
         return out
 
     def modify(self, value: Any, loc: Loc) -> list[tuple[str, str, Callable[[Any], Any]]]:
@@ -297,6 +317,56 @@ class Compiler:
         if "event" not in out and "state" not in out:
             self.error(loc, "a trigger needs 'event' or 'state'")
         return out
+
+
+def _shown(src: str, limit: int = 80) -> str:
+    """Quote an expression for a message; a pathological one (a 5000-digit literal) is cut short."""
+    return repr(src if len(src) <= limit else src[: limit - 3] + "...")
+
+
+def expr_pos(loc: Loc, src: str, offset: int) -> tuple[int, int]:
+    """File position of character `offset` of an expression.
+
+    The source map records where the scalar starts: its opening quote, its block indicator
+    (`|`, `>-`) or, for a plain scalar, its first character. Which one is only known from the
+    text, so the line is read here, on error, rather than kept for every scalar.
+    """
+    line, col = loc.pos()
+    try:
+        lines = Path(loc.file).read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError, ValueError):
+        return line, col + 1 + offset  # no file to look at (text loaded in memory): assume quoted
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    ch = text[col - 1 : col]
+    if ch in ("'", '"'):
+        return line, col + 1 + offset
+    if ch in ("|", ">"):
+        return _block_pos(lines, line, src, offset) or (line, col)
+    return line, col + offset
+
+
+def _block_pos(lines: list[str], line: int, src: str, offset: int) -> tuple[int, int] | None:
+    """Position of `offset` in a block scalar whose indicator is on `line`: find each content line
+    in the folded or literal text, so the position is right whatever the line breaks became."""
+    indent: int | None = None
+    cursor, last = 0, None
+    for number in range(line + 1, len(lines) + 1):
+        text = lines[number - 1].rstrip("\r")
+        if not text.strip():
+            continue
+        here = len(text) - len(text.lstrip(" "))
+        if indent is None:
+            indent = here
+        if here < indent:
+            break
+        content = text[indent:]
+        at = src.find(content, cursor)
+        if at < 0:
+            break
+        if offset < at + len(content):
+            return number, indent + 1 + max(0, offset - at)
+        cursor, last = at + len(content), (number, indent + 1 + len(content))
+    return last
 
 
 def _zone_literals(c: Compiled) -> list[str]:

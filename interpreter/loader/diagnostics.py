@@ -73,13 +73,14 @@ class Diagnostics:
         return sorted(set(self._items))
 
     def raise_if_any(self) -> None:
-        """Raise a LoadError holding everything collected so far, if anything was."""
+        """Raise a LoadError holding everything collected so far, if anything was; sorted and
+        deduplicated, since code compiled more than once (an expanded subgraph) repeats its reports."""
         if self._items:
-            raise LoadError(self._items)
+            raise LoadError(self.sorted())
 
     def raise_now(self) -> NoReturn:
         """Raise unconditionally (used when a fatal problem stops further checking)."""
-        raise LoadError(self._items)
+        raise LoadError(self.sorted())
 
     def __len__(self) -> int:
         return len(self._items)

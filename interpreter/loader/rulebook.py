@@ -7,6 +7,7 @@ sees every mistake in one run.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ LIST_SECTIONS = {"invariants", "enums", "card_types", "common_fields", "placemen
 BINDING_KEYS = {"as"}
 
 RULEBOOKS_ENV = "SOGO_RULEBOOKS"
+PART_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*\.yaml$")
+"""The pattern of `parts` entries in schemas/rulebook.schema.json: the schema reports a name that fails it."""
 
 
 def rulebooks_dir() -> Path:
@@ -76,8 +79,11 @@ def _read_parts(directory: Path, diags: Diagnostics) -> tuple[_Merged, list[Path
     if not isinstance(head, dict):
         diags.add(str(head_path), 1, 1, "expected a mapping at the top of rulebook.yaml")
         return merged, files
-    for i, name in enumerate(head.get("parts", []) or []):
-        path = directory / str(name)
+    names = head.get("parts", []) or []
+    for i, name in enumerate(names if isinstance(names, list) else []):  # not a list: the schema says so
+        path = _part_path(directory, name, smap.get(("parts", i)), diags)
+        if path is None:
+            continue
         try:
             data, pmap = load_yaml(path)
         except LoadError as e:
@@ -109,6 +115,30 @@ def _read_parts(directory: Path, diags: Diagnostics) -> tuple[_Merged, list[Path
     return merged, files
 
 
+def _part_path(directory: Path, name: Any, where: tuple[int, int], diags: Diagnostics) -> Path | None:
+    """The file a `parts` entry names, or None if it must not be opened: a bad name, a file outside
+    the rulebook folder (a symlink too), rulebook.yaml itself, or no regular file (a FIFO blocks)."""
+    if not isinstance(name, str) or not PART_NAME.search(name):
+        return None  # the schema reports it, at the name
+    path = directory / name
+    try:
+        real, home = path.resolve(), directory.resolve()
+    except (OSError, RuntimeError):  # a symlink loop
+        real = home = None
+    if real is None or home is None:
+        message = f"part '{name}' cannot be resolved (a symlink loop?)"
+    elif home not in real.parents:
+        message = f"part '{name}' is outside the rulebook folder"
+    elif real == home / "rulebook.yaml":
+        message = "rulebook.yaml cannot be one of its own parts"
+    elif real.exists() and not real.is_file():
+        message = f"part '{name}' is not a regular file"
+    else:
+        return path  # a missing file is reported by load_yaml, at the file
+    diags.add(str(directory / "rulebook.yaml"), where[0], where[1], message)
+    return None
+
+
 def _collect_names(value: Any, out: set[str]) -> None:
     """Names the rulebook binds anywhere (`as:`, `let`, `set_var`, params), for expression checks."""
     if isinstance(value, dict):
@@ -134,19 +164,6 @@ def _collect_names(value: Any, out: set[str]) -> None:
     elif isinstance(value, list):
         for v in value:
             _collect_names(v, out)
-
-
-def _jump_names(value: Any, loc: Loc, out: list[tuple[str, Loc]]) -> None:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if k == "jump" and isinstance(v, dict) and isinstance(v.get("to"), str):
-                out.append((v["to"], loc.at(k, "to")))
-            elif k == "skip" and isinstance(v, dict) and isinstance(v.get("node"), str):
-                out.append((v["node"], loc.at(k, "node")))
-            _jump_names(v, loc.at(k), out)
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            _jump_names(v, loc.at(i), out)
 
 
 def _node_ids(spec: Any, subgraphs: list[Any], out: set[str]) -> None:
@@ -274,7 +291,7 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
                 fn_calls[fid] = set(c.calls_used) & set(bodies)
                 free = set(c.names_used) - set(f.get("params", []) or []) - {"it"}
                 bodies[fid]["pure"] = free <= (known.roles | {"turn"})
-    _report_cycles(fn_calls, "function", lambda f: fn_raw[f][1], comp)
+    _report_cycles(fn_calls, "function", lambda f: fn_raw[f][1], comp, list(fn_raw))
     changed = True
     while changed:  # a function calling an impure function is impure too
         changed = False
@@ -293,7 +310,7 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
         templates[tid] = Template(tid, tuple(t.get("rules", ())), defaults, comp.steps(t.get("do", []), loc.at("do")),
                                   can)
     comp._current_template = None
-    _report_cycles(comp.template_calls, "template", lambda t: tpl_raw[t][1], comp)
+    _report_cycles(comp.template_calls, "template", lambda t: tpl_raw[t][1], comp, list(tpl_raw))
 
     # -- zones -------------------------------------------------------------------------
     zones = {zid: ZoneDef(zid, tuple(z.get("rules", ())), z.get("owner") == "shared", z.get("visibility", "public"),
@@ -326,7 +343,10 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
     ability_zones: dict[str, frozenset[str]] = {}
     for tid, (t, loc) in types_raw.items():
         for i, kw in enumerate(t.get("default_keywords", []) or []):
-            if (kw_raw.get(kw) or ({}, None))[0].get("kind") != "condition":
+            if kw not in kw_raw:  # a typo is not "the wrong kind of keyword"
+                comp.error(loc.at("default_keywords", i),
+                           f"unknown keyword '{kw}' (known: {', '.join(sorted(kw_raw))})")
+            elif kw_raw[kw][0].get("kind") != "condition":
                 comp.error(loc.at("default_keywords", i), f"default keyword '{kw}' is not a condition keyword")
         zs: set[str] = set()
         for i, z in enumerate(t.get("abilities_valid_in", []) or []):
@@ -413,15 +433,12 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
     if "turn" in d:
         subgraphs = {sid: (s, loc) for sid, (s, loc) in sub_raw.items()}
         graph = build_graph(d["turn"], subgraphs, m.locs["turn"], comp, known.roles)
-        jumps: list[tuple[str, Loc]] = []
-        for section in ("templates", "actions"):
-            for i, item in enumerate(d.get(section, [])):
-                _jump_names(item, m.loc(section, i), jumps)
-        _jump_names(d.get("turn"), m.locs["turn"], jumps)
-        jump_targets(graph, jumps, comp)
+        # Every jump / skip target the rulebook's effects name, checked once against the built graph.
+        jump_targets(graph, comp.node_refs, comp)
+        known.resolve_node = lambda name: graph.resolve(name, None)
 
         def loc_of(nid: str) -> Loc:
-            return m.locs["turn"]
+            return graph.locs.get(nid, m.locs["turn"])
 
         check_reachable(graph, comp, loc_of)
     else:
@@ -459,14 +476,25 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
     return rb
 
 
-def _report_cycles(calls: dict[str, set[str]], what: str, loc_of: Any, comp: Compiler) -> None:
+def _report_cycles(calls: dict[str, set[str]], what: str, loc_of: Any, comp: Compiler, order: list[str]) -> None:
+    """Report each call cycle once, at its member defined first (`order`), in a stable order: the
+    calls are sets, so otherwise the report would change with PYTHONHASHSEED."""
+    rank = {name: i for i, name in enumerate(order)}
+
+    def key(name: str) -> tuple[int, str]:
+        return rank.get(name, len(rank)), name
+
     g = nx.DiGraph()
-    for a, bs in calls.items():
-        for b in bs:
+    for a in sorted(calls, key=key):
+        for b in sorted(calls[a], key=key):
             g.add_edge(a, b)
+    cycles = []
     for cycle in nx.simple_cycles(g):
-        loc = loc_of(cycle[0])
-        comp.error(loc, f"{what} '{cycle[0]}' calls itself without end: {' -> '.join(cycle + [cycle[0]])}")
+        start = cycle.index(min(cycle, key=key))
+        cycles.append(cycle[start:] + cycle[:start])
+    for cycle in sorted(cycles, key=lambda c: [key(n) for n in c]):
+        comp.error(loc_of(cycle[0]), f"{what} '{cycle[0]}' calls itself without end: "
+                                     f"{' -> '.join(cycle + [cycle[0]])}")
 
 
 def source_map_of(path: Path) -> SourceMap:

@@ -218,9 +218,9 @@ class _Builder:
             is_map = isinstance(event, MappingStartEvent)
             self.check_collection_tag(event, _MAP if is_map else _SEQ)
             if depth > MAX_DEPTH:
-                self.error(_pos(event), f"nesting is too deep (more than {MAX_DEPTH} levels)")
-                self.skip_collection()
-                return None
+                # Stop at once: draining the rest of a hostile nest costs time quadratic in its depth.
+                self.diags.add(self.source, *_pos(event), f"nesting is too deep (more than {MAX_DEPTH} levels)")
+                raise LoadError(self.diags.sorted())
             return self.mapping(path, depth) if is_map else self.sequence(path, depth)
         # The parser guarantees a node here; anything else is a PyYAML contract break.
         self.error(_pos(event), f"unexpected YAML event {type(event).__name__}")

@@ -9,6 +9,7 @@ log entries (with the rules they cite) and the result. See tests/scenarios/READM
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,15 +17,21 @@ from typing import Any
 from interpreter.engine.decisions import Decision, IllegalAnswer
 from interpreter.engine.game import Game, GameError
 from interpreter.loader.cards import load_cards
-from interpreter.loader.diagnostics import Diagnostics, LoadError
+from interpreter.loader.diagnostics import Diagnostic, LoadError
 from interpreter.loader.model import CardDef, Rulebook
-from interpreter.loader.rulebook import load_rulebook
-from interpreter.loader.schema import schema_names, validate
-from interpreter.loader.yaml_safe import load_yaml
+from interpreter.loader.rulebook import find_rulebook, load_rulebook
+from interpreter.loader.schema import validate
+from interpreter.loader.yaml_safe import PathKey, load_yaml
 from interpreter.state.objects import GameObject
 
-SCENARIO_KEYS = {"id", "title", "rulebook", "rules", "cards", "setup", "answers", "stop", "expect", "notes", "seed"}
 _CACHE: dict[str, tuple[Rulebook, dict[str, CardDef]]] = {}
+_ENTRY_KEYS = {"card", "owner", "under", "marks", "counters"}
+"""Keys of a card entry in setup.zones; any other key is a placement state."""
+_STATE_CHECK_KEYS = {"player", "zone", "card", "under", "field"}
+"""Keys of an expect.states item; any other key is a placement state."""
+
+Problem = tuple[PathKey, str]
+"""A problem with a scenario: where in the scenario file (a source-map path) and what."""
 
 
 @dataclass
@@ -32,9 +39,14 @@ class Outcome:
     id: str
     path: str
     passed: bool
-    failures: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
     rules: list[str] = field(default_factory=list)
     game: Game | None = None
+
+    @property
+    def failures(self) -> list[str]:
+        """The problems as `path:line:col: message` lines, for printing."""
+        return [str(d) for d in self.diagnostics]
 
 
 def _player(key: Any, where: str) -> int:
@@ -43,7 +55,7 @@ def _player(key: Any, where: str) -> int:
     raise ValueError(f"{where}: expected a player written P1 or P2, got {key!r}")
 
 
-def _env(rulebook: str, cards_paths: list[str], base: Path) -> tuple[Rulebook, dict[str, CardDef]]:
+def _env(rulebook: str, cards_paths: list[str]) -> tuple[Rulebook, dict[str, CardDef]]:
     key = rulebook + "|" + "|".join(cards_paths)
     if key not in _CACHE:
         rb = load_rulebook(rulebook)
@@ -147,40 +159,67 @@ def build_game(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) -> G
 
 
 def run_scenario(path: Path) -> Outcome:
+    """Run one scenario file. Never raises: bad input, and even an engine bug, is a failure of the
+    scenario, located in its file where possible, so one broken scenario cannot stop a whole run."""
     path = Path(path)
+    try:
+        return _run(path)
+    except Exception as e:  # the last resort the contract needs; the message names the bug
+        return Outcome(path.stem, str(path), False, [Diagnostic(str(path), 1, 1,
+                                                                f"internal error: {type(e).__name__}: {e}")])
+
+
+def _run(path: Path) -> Outcome:
+    src = str(path)
     try:
         sc, smap = load_yaml(path)
     except LoadError as e:
-        return Outcome(path.stem, str(path), False, [str(d) for d in e.diagnostics])
-    diags = Diagnostics()
-    if "scenario" in schema_names():
-        diags.extend(validate(sc, "scenario", smap, str(path)))
+        return Outcome(path.stem, src, False, e.diagnostics)
     if not isinstance(sc, dict):
-        return Outcome(path.stem, str(path), False, [f"{path}:1:1: a scenario is a mapping"])
-    for k in sc:
-        if k not in SCENARIO_KEYS:
-            line, col = smap.key((k,))
-            diags.add(str(path), line, col, f"unknown key '{k}' (allowed: {', '.join(sorted(SCENARIO_KEYS))})")
-    if diags:
-        return Outcome(str(sc.get("id", path.stem)), str(path), False, [str(d) for d in diags.sorted()])
-    sid = str(sc.get("id", path.stem))
-    out = Outcome(sid, str(path), True, rules=[str(r) for r in sc.get("rules", [])])
+        return Outcome(path.stem, src, False, [Diagnostic(src, 1, 1, "a scenario is a mapping")])
+    sid = sc["id"] if isinstance(sc.get("id"), str) else path.stem
+
+    def located(problems: list[Problem], at_key: bool = False) -> list[Diagnostic]:
+        return [Diagnostic(src, *(smap.key(p) if at_key else smap.get(p)), m) for p, m in problems]
+
+    def failed(diags: list[Diagnostic]) -> Outcome:
+        return Outcome(sid, src, False, sorted(set(diags)))
+
+    shape = validate(sc, "scenario", smap, src)
+    if shape:
+        return failed(shape)
     try:
-        if "rulebook" not in sc:
-            return Outcome(sid, str(path), False, [f"{path}:1:1: a scenario names its 'rulebook'"])
-        rb, cards = _env(str(sc["rulebook"]), list(sc.get("cards", []) or []), path.parent)
-        game = build_game(sc, rb, cards)
-    except (LoadError, ValueError) as e:
-        return Outcome(sid, str(path), False, [f"{path}: {e}"])
-    out.game = game
-    stop = sc.get("stop", {}) or {}
+        find_rulebook(sc["rulebook"])
+    except LoadError as e:  # reported at the name, not at the made-up path of a rulebook that is not there
+        return failed(located([(("rulebook",), d.message) for d in e.diagnostics]))
+    try:
+        rb, cards = _env(sc["rulebook"], list(sc.get("cards") or []))
+    except LoadError as e:
+        return failed(e.diagnostics)
+    keys, values = _check_setup(sc, rb, cards)
+    if keys or values:
+        return failed(located(keys, at_key=True) + located(values))
+    game = build_game(sc, rb, cards)
+    out = Outcome(sid, src, True, rules=list(sc["rules"]), game=game)
+    keys, values = _check_expect_names(sc.get("expect") or {}, rb, cards)
+    if keys or values:
+        out.diagnostics = sorted(set(located(keys, at_key=True) + located(values)))
+        out.passed = False
+        return out
+    stop = sc.get("stop") or {}
     if "at" in stop:
-        target = rb.graph.resolve(stop["at"], None)
-        if target is None:
-            return Outcome(sid, str(path), False, [f"{path}: stop.at: no node '{stop['at']}'"])
         # A base id stops at whichever instance comes first; a dotted name stops at that node.
-        game.stop_at = stop["at"] if stop["at"] in rb.graph.by_base else target
-    answers = list(sc.get("answers", []) or [])
+        game.stop_at = stop["at"] if stop["at"] in rb.graph.by_base else rb.graph.resolve(stop["at"], None)
+    problems = _play(game, sc.get("answers") or [], stop)
+    if not problems:  # once the script broke, the state says nothing about the expectations
+        problems = check_expectations(game, sc.get("expect") or {})
+    out.diagnostics = located(problems)
+    out.passed = not problems
+    return out
+
+
+def _play(game: Game, answers: list[Any], stop: dict[str, Any]) -> list[Problem]:
+    """Answer each decision from the script; a problem stops the play."""
     used = 0
     try:
         while True:
@@ -190,102 +229,255 @@ def run_scenario(path: Path) -> Outcome:
             if used >= len(answers):
                 if stop.get("when") == "answers_used":
                     break
-                out.failures.append(f"unscripted decision: {d.describe()}; options: "
-                                    + ", ".join(f"{o.id} ({o.label})" for o in d.options))
-                break
+                return [(("answers",), f"unscripted decision: {d.describe()}; options: "
+                                       + ", ".join(f"{o.id} ({o.label})" for o in d.options))]
             a = answers[used]
             used += 1
             if isinstance(a, dict):
-                if "player" in a and _player(a["player"], "answers") != d.player:
-                    out.failures.append(f"answer {used}: expected a decision for {a['player']}, "
-                                        f"got {d.describe()}")
-                    break
-                sel = a.get("choose", [])
+                if _player(a["player"], "answers") != d.player:
+                    return [(("answers", used - 1), f"answer {used}: expected a decision for {a['player']}, "
+                                                    f"got {d.describe()}")]
+                sel = a["choose"]
             else:
                 sel = a
             sel = sel if isinstance(sel, list) else [sel]
             game.answer(_match(d, [str(s) for s in sel], game))
     except (IllegalAnswer, GameError) as e:
-        out.failures.append(f"answer {used}: {e}")
-    if used < len(answers) and not out.failures:
-        out.failures.append(f"only {used} of {len(answers)} scripted answers were used")
-    out.failures.extend(check_expectations(game, sc.get("expect", {}) or {}))
-    out.passed = not out.failures
-    return out
+        if used == 0:
+            return [(("setup", "start_at"), f"before the first answer: {e}")]
+        return [(("answers", used - 1), f"answer {used}: {e}")]
+    if used < len(answers):
+        return [(("answers", used), f"only {used} of {len(answers)} scripted answers were used")]
+    return []
+
+
+def _players_text(n: int) -> str:
+    names = [f"P{i + 1}" for i in range(n)]
+    return names[0] if n == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class _Names:
+    """Checks of the names a scenario uses against its rulebook and cards, collected with where they
+    are: `keys` are reported at the key, `values` at the value."""
+
+    def __init__(self, rb: Rulebook, cards: dict[str, CardDef]) -> None:
+        self.rb = rb
+        self.cards = cards
+        self.players = int((rb.raw.get("players") or {}).get("count", 2))
+        self.keys: list[Problem] = []
+        self.values: list[Problem] = []
+
+    def player(self, key: str, path: PathKey, what: str, *, at_key: bool) -> bool:
+        """A player the game has (P1..Pn); the schema already checked the spelling."""
+        if 1 <= int(key[1:]) <= self.players:
+            return True
+        (self.keys if at_key else self.values).append(
+            (path, f"{what}: no player {key} (this game has {_players_text(self.players)})"))
+        return False
+
+    def holder(self, key: str, path: PathKey, what: str) -> bool:
+        return key == "shared" or self.player(key, path, what, at_key=True)
+
+    def zone(self, holder: str, zone: str, path: PathKey, what: str) -> bool:
+        """A zone of the rulebook, written under `shared` exactly when it is a shared zone."""
+        zd = self.rb.zones.get(zone)
+        if zd is None:
+            self.keys.append((path, f"{what}: unknown zone '{zone}' (known: {', '.join(self.rb.zones)})"))
+            return False
+        if zd.shared != (holder == "shared"):
+            where = "under 'shared'" if zd.shared else f"under a player ({_players_text(self.players)})"
+            self.keys.append((path, f"{what}: zone '{zone}' is {'shared' if zd.shared else 'a player zone'}; "
+                                    f"list it {where}"))
+            return False
+        return True
+
+    def card(self, cid: str, path: PathKey, what: str) -> None:
+        if cid not in self.cards:
+            self.values.append((path, f"{what}: unknown card '{cid}'"))
+
+    def states(self, item: dict[str, Any], skip: set[str], path: PathKey, what: str) -> None:
+        """Placement states written as keys of a card entry (orientation: wait)."""
+        for k, v in item.items():
+            if k in skip:
+                continue
+            st = self.rb.states.get(k)
+            if st is None:
+                self.keys.append(((*path, k), f"{what}: unknown placement state '{k}' "
+                                              f"(known: {', '.join(self.rb.states) or 'none'})"))
+            elif v not in (st.get("values") or [v]):
+                self.values.append(((*path, k), f"{what}: placement state '{k}' has no value '{v}' "
+                                                f"(known: {', '.join(st.get('values') or [])})"))
+
+    def role(self, role: str, path: PathKey, what: str) -> None:
+        if role not in self.rb.roles:
+            self.keys.append((path, f"{what}: unknown role '{role}' (known: {', '.join(self.rb.roles)})"))
+
+    def node(self, name: str, path: PathKey, what: str) -> None:
+        if self.rb.graph.resolve(name, None) is None:
+            self.values.append((path, f"{what}: no node '{name}' in the turn structure"))
+
+
+def _check_setup(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) -> tuple[list[Problem], list[Problem]]:
+    """Everything the game is built from must exist: players, zones, cards, roles, states, nodes."""
+    n = _Names(rb, cards)
+    setup = sc.get("setup") or {}
+    for pkey, zmap in (setup.get("zones") or {}).items():
+        zpath: PathKey = ("setup", "zones", pkey)
+        if not n.holder(pkey, zpath, "setup.zones"):
+            continue
+        for zone, entries in (zmap or {}).items():
+            if not n.zone(pkey, zone, (*zpath, zone), f"setup.zones.{pkey}"):
+                continue
+            what = f"setup.zones.{pkey}.{zone}"
+            for i, e in enumerate(entries):
+                epath: PathKey = (*zpath, zone, i)
+                if isinstance(e, str):
+                    n.card(e, epath, what)
+                    continue
+                n.card(e["card"], (*epath, "card"), what)
+                if "owner" in e:
+                    n.player(e["owner"], (*epath, "owner"), f"{what} owner", at_key=False)
+                for j, u in enumerate(e.get("under") or []):
+                    n.card(u if isinstance(u, str) else u["card"], (*epath, "under", j), f"{what} under")
+                n.states(e, _ENTRY_KEYS, epath, what)
+    for pkey, deck in (setup.get("decks") or {}).items():
+        dpath: PathKey = ("setup", "decks", pkey)
+        if not n.player(pkey, dpath, "setup.decks", at_key=True):
+            continue
+        for zone, ids in deck.items():
+            if n.zone(pkey, zone, (*dpath, zone), f"setup.decks.{pkey}"):
+                for i, cid in enumerate(ids):
+                    n.card(cid, (*dpath, zone, i), f"setup.decks.{pkey}.{zone}")
+    for role, pkey in (setup.get("roles") or {}).items():
+        n.role(role, ("setup", "roles", role), "setup.roles")
+        n.player(pkey, ("setup", "roles", role), f"setup.roles.{role}", at_key=False)
+    if not setup.get("from_start"):
+        if "start_at" not in setup:
+            n.values.append((("setup",), "setup.start_at: name the node to start from (or set from_start: true)"))
+        else:
+            n.node(setup["start_at"], ("setup", "start_at"), "setup.start_at")
+    stop = sc.get("stop") or {}
+    if "at" in stop:
+        n.node(stop["at"], ("stop", "at"), "stop.at")
+    for i, a in enumerate(sc.get("answers") or []):
+        if isinstance(a, dict):
+            n.player(a["player"], ("answers", i, "player"), f"answer {i + 1}", at_key=False)
+    return n.keys, n.values
+
+
+def _check_expect_names(exp: dict[str, Any], rb: Rulebook,
+                        cards: dict[str, CardDef]) -> tuple[list[Problem], list[Problem]]:
+    """What the expectations name must exist too, or a check would compare against nothing."""
+    n = _Names(rb, cards)
+    for section in ("zones", "counts"):
+        for pkey, zmap in (exp.get(section) or {}).items():
+            zpath: PathKey = ("expect", section, pkey)
+            if not n.holder(pkey, zpath, f"expect.{section}"):
+                continue
+            for zone, want in zmap.items():
+                if n.zone(pkey, zone, (*zpath, zone), f"expect.{section}.{pkey}") and section == "zones":
+                    for i, cid in enumerate(want):
+                        n.card(cid, (*zpath, zone, i), f"expect.zones.{pkey}.{zone}")
+    for i, item in enumerate(exp.get("states") or []):
+        spath: PathKey = ("expect", "states", i)
+        holder = item.get("player", "P1")
+        if not n.holder(holder, (*spath, "player"), "expect.states"):
+            continue
+        zd = rb.zones.get(item["zone"])
+        if zd is not None and zd.shared and "player" not in item:
+            holder = "shared"  # a shared zone needs no player
+        if n.zone(holder, item["zone"], (*spath, "zone"), "expect.states"):
+            n.card(item["card"], (*spath, "card"), "expect.states")
+            n.states(item, _STATE_CHECK_KEYS, spath, "expect.states")
+    for role, pkey in (exp.get("roles") or {}).items():
+        n.role(role, ("expect", "roles", role), "expect.roles")
+        n.player(pkey, ("expect", "roles", role), f"expect.roles.{role}", at_key=False)
+    result = exp.get("result")
+    winner = result.get("winner") if isinstance(result, dict) else result
+    if isinstance(winner, str) and winner.startswith("P"):
+        n.player(winner, ("expect", "result"), "expect.result", at_key=False)
+    return n.keys, n.values
 
 
 def _ids(game: Game, zone: str, p: int | None) -> list[str]:
     return [game.state.objects[i].card_id for i in game.state.zones[(zone, p)]]
 
 
-def check_expectations(game: Game, exp: dict[str, Any]) -> list[str]:
-    fails: list[str] = []
+def _holder(game: Game, zone: str, pkey: str) -> int | None:
+    return None if game.rb.zones[zone].shared else _player(pkey, "expect")
+
+
+def check_expectations(game: Game, exp: dict[str, Any]) -> list[Problem]:
+    """Compare the final state with `expect`; each failure is located at its expectation. The names
+    in `exp` were checked before the game ran (_check_expect_names)."""
+    return list(_expectation_failures(game, exp))
+
+
+def _expectation_failures(game: Game, exp: dict[str, Any]) -> Iterator[Problem]:
     st = game.state
     if "result" in exp:
         want = exp["result"]
         got = st.result
         if want in (None, "none"):
             if got is not None:
-                fails.append(f"expected the game to go on, but it ended: {got}")
+                yield ("expect", "result"), f"expected the game to go on, but it ended: {got}"
         elif want == "draw":
             if not got or got.get("outcome") != "draw":
-                fails.append(f"expected a draw, got {got}")
+                yield ("expect", "result"), f"expected a draw, got {got}"
         else:
             wp = _player(want.get("winner") if isinstance(want, dict) else want, "expect.result")
             if not got or got.get("winner") != wp:
-                fails.append(f"expected P{wp + 1} to win, got {got}")
+                yield ("expect", "result"), f"expected P{wp + 1} to win, got {got}"
     for pkey, zmap in (exp.get("zones") or {}).items():
-        p = None if pkey == "shared" else _player(pkey, "expect.zones")
         for zone, want in zmap.items():
-            got = _ids(game, zone, p)
-            if isinstance(want, list):
-                same = got == want if game.rb.zones[zone].ordered else sorted(got) == sorted(want)
-                if not same:
-                    fails.append(f"{pkey} {zone}: expected {want}, got {got}")
+            got = _ids(game, zone, _holder(game, zone, pkey))
+            same = got == want if game.rb.zones[zone].ordered else sorted(got) == sorted(want)
+            if not same:
+                yield ("expect", "zones", pkey, zone), f"{pkey} {zone}: expected {want}, got {got}"
     for pkey, zmap in (exp.get("counts") or {}).items():
-        p = None if pkey == "shared" else _player(pkey, "expect.counts")
-        for zone, n in zmap.items():
-            got = len(st.zones[(zone, p)])
-            if got != n:
-                fails.append(f"{pkey} {zone}: expected {n} cards, got {got}")
-    for item in exp.get("states", []) or []:
-        p = None if item.get("player", "P1") == "shared" else _player(item.get("player", "P1"), "expect.states")
-        objs = [st.objects[i] for i in st.zones[(item["zone"], p)] if st.objects[i].card_id == item["card"]]
+        for zone, count in zmap.items():
+            n = len(st.zones[(zone, _holder(game, zone, pkey))])
+            if n != count:
+                yield ("expect", "counts", pkey, zone), f"{pkey} {zone}: expected {count} cards, got {n}"
+    for i, item in enumerate(exp.get("states") or []):
+        where: PathKey = ("expect", "states", i)
+        zone = item["zone"]
+        p = _holder(game, zone, item.get("player", "P1"))
+        objs = [st.objects[o] for o in st.zones[(zone, p)] if st.objects[o].card_id == item["card"]]
         if not objs:
-            fails.append(f"state check: no {item['card']} in {item['zone']}")
+            yield where, f"state check: no {item['card']} in {zone}"
             continue
         for k, v in item.items():
             if k in ("player", "zone", "card"):
                 continue
             if k == "under":
-                got_under = sorted(st.objects[i].card_id for i in st.zones[(item["zone"], p)]
-                                   if st.objects[i].holder == objs[0].oid)
+                got_under = sorted(st.objects[o].card_id for o in st.zones[(zone, p)]
+                                   if st.objects[o].holder == objs[0].oid)
                 if got_under != sorted(v):
-                    fails.append(f"{item['card']} in {item['zone']}: expected under {v}, got {got_under}")
+                    yield (*where, k), f"{item['card']} in {zone}: expected under {v}, got {got_under}"
             elif k == "field":
                 for fname, fv in v.items():
                     got = game.field(objs[0], fname)
                     if got != fv:
-                        fails.append(f"{item['card']}: expected {fname} {fv}, got {got}")
+                        yield (*where, k, fname), f"{item['card']}: expected {fname} {fv}, got {got}"
             elif objs[0].states.get(k) != v:
-                fails.append(f"{item['card']} in {item['zone']}: expected {k} {v}, got {objs[0].states.get(k)}")
+                yield (*where, k), f"{item['card']} in {zone}: expected {k} {v}, got {objs[0].states.get(k)}"
     for role, pkey in (exp.get("roles") or {}).items():
         if st.roles.get(role) != _player(pkey, "expect.roles"):
-            fails.append(f"expected {pkey} to be {role}")
+            yield ("expect", "roles", role), f"expected {pkey} to be {role}"
     for name, v in (exp.get("vars") or {}).items():
         if st.vars.get(name) != v:
-            fails.append(f"expected variable {name} = {v!r}, got {st.vars.get(name)!r}")
+            yield ("expect", "vars", name), f"expected variable {name} = {v!r}, got {st.vars.get(name)!r}"
     if "turn" in exp and st.turn != exp["turn"]:
-        fails.append(f"expected turn {exp['turn']}, got {st.turn}")
+        yield ("expect", "turn"), f"expected turn {exp['turn']}, got {st.turn}"
     if "pending" in exp and len(st.pending) != exp["pending"]:
-        fails.append(f"expected {exp['pending']} pending abilities, got {len(st.pending)}")
-    for item in exp.get("log", []) or []:
+        yield ("expect", "pending"), f"expected {exp['pending']} pending abilities, got {len(st.pending)}"
+    for i, item in enumerate(exp.get("log") or []):
         if not _log_has(game, item):
-            fails.append(f"expected a log entry {item}")
-    for item in exp.get("no_log", []) or []:
+            yield ("expect", "log", i), f"expected a log entry {item}"
+    for i, item in enumerate(exp.get("no_log") or []):
         if _log_has(game, item):
-            fails.append(f"expected no log entry {item}")
-    return fails
+            yield ("expect", "no_log", i), f"expected no log entry {item}"
 
 
 def _log_has(game: Game, item: dict[str, Any]) -> bool:
