@@ -59,7 +59,6 @@ class Known:
     events: set[str] = field(default_factory=set)
     templates: set[str] = field(default_factory=set)
     roles: set[str] = field(default_factory=set)
-    nodes: set[str] = field(default_factory=set)
     durations: set[str] = field(default_factory=set)
     enums: dict[str, set[str]] = field(default_factory=dict)
     actions: set[str] = field(default_factory=set)

@@ -166,20 +166,6 @@ def _collect_names(value: Any, out: set[str]) -> None:
             _collect_names(v, out)
 
 
-def _node_ids(spec: Any, subgraphs: list[Any], out: set[str]) -> None:
-    def walk(n: Any) -> None:
-        if isinstance(n, dict):
-            if isinstance(n.get("id"), str):
-                out.add(n["id"])
-            for c in n.get("children", []) or []:
-                walk(c)
-    walk(spec)
-    for sg in subgraphs:
-        if isinstance(sg, dict):
-            for c in sg.get("children", []) or []:
-                walk(c)
-
-
 def load_rulebook(name_or_path: str | Path) -> Rulebook:
     """Load, validate and compile a rulebook; raises LoadError listing every problem."""
     directory = find_rulebook(str(name_or_path))
@@ -237,9 +223,6 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
     for f in d.get("common_fields", []):
         field_types[f["id"]] = f
     known.fields = set(field_types)
-    node_ids: set[str] = set()
-    _node_ids(d.get("turn"), [s for s, _ in sub_raw.values()], node_ids)
-    known.nodes = node_ids
 
     names: set[str] = set(GLOBAL_NAMES) | known.roles | {"it"}
     _collect_names(d, names)
