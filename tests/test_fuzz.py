@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, reject, settings
 from hypothesis import strategies as st
 
-from interpreter.loader.cards import check_deck, load_cards
+from interpreter.loader.cards import CardEnv, check_deck, load_cards
 from interpreter.loader.diagnostics import LoadError
 from interpreter.loader.rulebook import load_rulebook
 from interpreter.sim import play_one
@@ -35,25 +35,6 @@ EXTRA_MAX = 5
 PLAYED: Counter[str] = Counter()
 """Games played to the end with every invariant holding, per rulebook."""
 DECISIONS: Counter[str] = Counter()
-
-
-class _CardEnv:
-    """What a deck-construction condition sees: `it` is the card, `it.type` its type, other
-    attributes its fields (the same reading as check_deck)."""
-
-    def __init__(self, card: Any) -> None:
-        self.card = card
-
-    def lookup(self, name: str) -> Any:
-        return self.card if name == "it" else None
-
-    def attr(self, obj: Any, name: str) -> Any:
-        if obj is self.card:
-            return obj.type if name == "type" else obj.fields.get(name)
-        return obj.get(name) if isinstance(obj, dict) else None
-
-    def with_it(self, value: Any) -> Any:
-        return _CardEnv(value)
 
 
 def _env(game: str) -> tuple[Any, Any]:
@@ -73,8 +54,8 @@ def legal_zone(draw: Any, rule: Any, cards: dict[str, Any]) -> list[str]:
     pool = sorted(cards)
     exact = [(where, n) for _cid, _rules, where, n in rule.counts]
     bounds = [(where, low, high) for _cid, _rules, where, low, high in rule.bounds]
-    in_exact = {c: [bool(w(_CardEnv(cards[c]))) for w, _ in exact] for c in pool}
-    in_bound = {c: [bool(w(_CardEnv(cards[c]))) for w, _, _ in bounds] for c in pool}
+    in_exact = {c: [bool(w(CardEnv(cards[c]))) for w, _ in exact] for c in pool}
+    in_bound = {c: [bool(w(CardEnv(cards[c]))) for w, _, _ in bounds] for c in pool}
     have_exact = [0] * len(exact)
     have_bound = [0] * len(bounds)
     copies: Counter[str] = Counter()

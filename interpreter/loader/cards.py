@@ -320,34 +320,37 @@ def _at(path: Path, smap: Any, problem: tuple[str, str]) -> Any:
     return Diagnostic(str(path), line, col, msg)
 
 
+class CardEnv:
+    """What a deck-construction condition sees: `it` is a card definition, `it.type` its type and
+    other attributes its printed fields (no game is running while decks are checked)."""
+
+    def __init__(self, card: Any) -> None:
+        self.card = card
+
+    def lookup(self, name: str) -> Any:
+        return self.card if name == "it" else None
+
+    def attr(self, obj: Any, name: str) -> Any:
+        if obj is self.card:
+            return obj.type if name == "type" else obj.fields.get(name)
+        return obj.get(name) if isinstance(obj, dict) else None
+
+    def with_it(self, value: Any) -> Any:
+        return CardEnv(value)
+
+
 def check_deck(rb: Rulebook, cards: dict[str, CardDef], deck: dict[str, list[str]]) -> list[tuple[str, str]]:
     """Deck construction as data: exact counts by condition and a copy limit (returns problems)."""
     problems: list[tuple[str, str]] = []
-
-    class _Env:
-        def __init__(self, card: Any) -> None:
-            self.card = card
-
-        def lookup(self, name: str) -> Any:
-            return self.card if name == "it" else None
-
-        def attr(self, obj: Any, name: str) -> Any:
-            if obj is self.card:
-                return obj.type if name == "type" else obj.fields.get(name)
-            return obj.get(name) if isinstance(obj, dict) else None
-
-        def with_it(self, value: Any) -> Any:
-            return _Env(value)
-
     for rule in rb.deck_rules:
         ids = deck.get(rule.zone, [])
         for cid, rules, where, exactly in rule.counts:
-            n = sum(1 for c in ids if where(_Env(cards[c])))
+            n = sum(1 for c in ids if where(CardEnv(cards[c])))
             if n != exactly:
                 problems.append((rule.zone, f"deck construction {cid} ({', '.join(rules)}): {rule.zone} must "
                                             f"have exactly {exactly} matching cards, has {n}"))
         for cid, rules, where, low, high in rule.bounds:
-            n = sum(1 for c in ids if where(_Env(cards[c])))
+            n = sum(1 for c in ids if where(CardEnv(cards[c])))
             if (low is not None and n < low) or (high is not None and n > high):
                 span = (f"at least {low}" if high is None else f"at most {high}" if low is None
                         else f"between {low} and {high}")
