@@ -90,6 +90,9 @@ def content_hashes(rb: Rulebook, cards: dict[str, CardDef], decks: Decks) -> dic
     the same; decks are hashed as loaded since the replay carries them, not their files.
     """
     rb_files = [(p.relative_to(rb.directory).as_posix(), p) for p in rb.directory.rglob("*.yaml")]
+    # A versioned rulebook is edits to the rulebook it extends: that one's files count too.
+    bases = sorted({f.parent for f in rb.files if rb.directory not in f.parents and f.parent != rb.directory})
+    rb_files += [(f"@extends/{d.name}/{p.relative_to(d).as_posix()}", p) for d in bases for p in d.rglob("*.yaml")]
     parts = {
         "rulebook": _hash_files(rb_files),
         "cards": _hash_files([(p.name, p) for p in card_files(cards)]),

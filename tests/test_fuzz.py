@@ -40,7 +40,7 @@ DECISIONS: Counter[str] = Counter()
 def _env(game: str) -> tuple[Any, Any]:
     try:
         rb = load_rulebook(game)
-        cards = load_cards(rb, [ROOT / "cards" / game])
+        cards = load_cards(rb, [ROOT / "cards" / rb.id])  # a versioned rulebook (game@1.02) plays the game's cards
     except LoadError as e:
         if game in REQUIRED:
             raise

@@ -39,7 +39,9 @@ def schema_for(path: Path) -> str:
     """Which schema a repository YAML file is checked against."""
     rel = path.relative_to(ROOT)
     if rel.parts[0] == "rulebooks":
-        return "rulebook" if path.name == "rulebook.yaml" else "rulebook-part"
+        if path.name == "rulebook.yaml":  # a versioned rulebook is edits to the one it extends
+            return "rulebook-overlay" if "\nextends:" in path.read_text(encoding="utf-8") else "rulebook"
+        return "rulebook-part"
     return "deck" if path.name.startswith("deck") else "cards"
 
 
@@ -73,7 +75,7 @@ def test_expected_schemas_exist() -> None:
 
 def test_there_are_files_to_check() -> None:
     kinds = {schema_for(p) for p in YAML_FILES}
-    assert kinds == {"rulebook", "rulebook-part", "cards", "deck"}
+    assert kinds == {"rulebook", "rulebook-overlay", "rulebook-part", "cards", "deck"}
 
 
 @pytest.mark.parametrize("path", YAML_FILES, ids=lambda p: str(p.relative_to(ROOT)))
@@ -86,7 +88,7 @@ def test_repository_file_validates(path: Path) -> None:
 @pytest.mark.parametrize("game", sorted(p.parent.name for p in ROOT.glob("rulebooks/*/rulebook.yaml")))
 def test_rulebook_loads_with_schemas_active(game: str) -> None:
     rb = load_rulebook(game)
-    assert rb.id == game
+    assert rb.id == game.split("@")[0]  # game@1.02 is another rules version of the game
 
 
 def test_loader_reports_schema_errors_in_part_files(tmp_path: Path) -> None:

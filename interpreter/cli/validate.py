@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.loader.cards import load_cards, load_deck
+from interpreter.loader.cards import CardPool, load_cards, load_deck
 from interpreter.loader.diagnostics import Diagnostic, LoadError
 from interpreter.loader.model import Rulebook
-from interpreter.loader.rulebook import find_rulebook, load_rulebook
+from interpreter.loader.rulebook import find_rulebook, load_rulebook, rulebook_versions
 from interpreter.loader.yaml_safe import load_yaml
 
 
@@ -77,7 +77,8 @@ def validate_paths(paths: list[Path]) -> tuple[list[Diagnostic], list[str]]:
             try:
                 if kind == "rulebook":
                     rb = load_rulebook(str(p))
-                    rulebooks[rb.id] = rb
+                    # A versioned rulebook (game@1.02) is cached under its own name, not the game id.
+                    rulebooks[p.name if p.name.startswith(f"{rb.id}@") else rb.id] = rb
                     ok.append(f"ok rulebook {rb.id} {rb.rules_version} ({len(rb.graph.nodes)} nodes, "
                               f"{len(rb.templates)} templates, {len(rb.rule_processes)} rule processes)")
                 elif kind in ("cardset", "cards", "deck"):
@@ -93,17 +94,29 @@ def validate_paths(paths: list[Path]) -> tuple[list[Diagnostic], list[str]]:
                         problems.extend(unreadable or [unknown])
                         continue
                     named_in, game, at = named
-                    rb = rulebook(game, named_in, at)
+                    cdir = p if p.is_dir() else p.parent
+                    # cards/game@1.02/ holds decks for that rules version; the cards are the game's.
+                    versioned = cdir.name.startswith(f"{game}@")
+                    rb = rulebook(cdir.name if versioned else game, named_in, at)
                     if rb is None:
                         continue
-                    cdir = p if p.is_dir() else p.parent
-                    all_cards = sorted(x for x in cdir.glob("*.yaml") if not x.name.startswith("deck"))
-                    cards = load_cards(rb, card_files or all_cards)
-                    if not card_files:
-                        cards = load_cards(rb, all_cards)
+                    home = cdir.parent / game if versioned else cdir
+                    all_cards = sorted(x for x in home.glob("*.yaml") if not x.name.startswith("deck"))
+                    if versioned and not all_cards:
+                        all_cards = sorted(x for x in cdir.glob("*.yaml") if not x.name.startswith("deck"))
+                    cards = _under(cdir.name, rb, card_files or all_cards) if versioned \
+                        else load_cards(rb, card_files or all_cards)
                     for f in deck_files:
                         load_deck(rb, cards, f)
-                    ok.append(f"ok cards {p} ({len(cards)} cards, {len(deck_files)} legal decks)")
+                    under = f" under {cdir.name}" if versioned else ""
+                    ok.append(f"ok cards {p}{under} ({len(cards)} cards, {len(deck_files)} legal decks)")
+                    # Card files are for every rules version of their game: check them under each.
+                    for other in rulebook_versions(game) if card_files and not versioned else []:
+                        orb = rulebook(other, named_in, at)
+                        if orb is not None:
+                            pool = _under(other, orb, card_files)
+                            ok.append(f"ok cards {p} under {other} ({len(pool)} cards, {len(pool.later)} "
+                                      f"for later rules left out)")
                 elif kind in ("scenario", "scenarios"):
                     from interpreter.scenarios.runner import run_scenario
 
@@ -115,4 +128,15 @@ def validate_paths(paths: list[Path]) -> tuple[list[Diagnostic], list[str]]:
                         ok.append(f"ok scenarios {p} ({len(files)})")
             except LoadError as e:
                 problems.extend(e.diagnostics)
-    return problems, ok
+    return list(dict.fromkeys(problems)), ok  # cards checked for a version's decks and for the version alike
+
+
+def _under(name: str, rb: Rulebook, files: list[Path]) -> CardPool:
+    """Cards loaded under another rules version of their game: a problem says which version, since a
+    card that is fine for the newest rules may use what an older one lacks (it then says `since:`)."""
+    try:
+        return load_cards(rb, files)
+    except LoadError as e:
+        raise LoadError(Diagnostic(d.path, d.line, d.col, f"{d.message} (under {name}, rules "
+                                   f"{rb.rules_version}; a card for later rules says since:)")
+                        for d in e.diagnostics) from e

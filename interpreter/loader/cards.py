@@ -22,7 +22,24 @@ from interpreter.loader.yaml_safe import load_yaml
 from interpreter.verbs.registry import Step
 
 ABILITY_KEYS = {"kind", "keywords", "trigger", "cost", "optional", "effect", "text", "rules", "params"}
-CARD_BASE_KEYS = {"id", "type", "abilities", "text"}
+CARD_BASE_KEYS = {"id", "type", "abilities", "text", "since"}
+SINCE = "since"
+"""A card's first rules version: it uses something older versions lack, so their games leave it out."""
+
+
+class CardPool(dict[str, CardDef]):
+    """The cards a rulebook version plays, by id; `later` holds the ids left out for being newer
+    (id -> the `since` version), so a deck naming one is told why rather than "unknown card"."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.later: dict[str, str] = {}
+
+
+def version_key(version: str) -> tuple[int, ...] | None:
+    """`1.02` as (1, 2) for ordering rules versions; None when it is not dot-separated numbers."""
+    parts = str(version).strip().split(".")
+    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
 
 
 def card_schema(rb: Rulebook) -> dict[str, Any]:
@@ -47,6 +64,7 @@ def card_schema(rb: Rulebook) -> dict[str, Any]:
     for tid, t in rb.card_types.items():
         fields = list(common) + list(t.get("fields", []) or [])
         props: dict[str, Any] = {"id": {"type": "string"}, "type": {"const": tid}, "text": {"type": "string"},
+                                 SINCE: {"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)*$"},
                                  "abilities": {"type": "array", "items": {"$ref": "#/$defs/ability"}}}
         for f in fields:
             props[f["id"]] = field_schema(f)
@@ -199,10 +217,12 @@ def _condition_group(rb: Rulebook, kw: str) -> str:
     return str((rb.keywords.get(kw) or {}).get("group", kw))
 
 
-def load_cards(rb: Rulebook, paths: Iterable[Path]) -> dict[str, CardDef]:
-    """Load card files (or directories of them) for a rulebook; raises LoadError with every problem."""
+def load_cards(rb: Rulebook, paths: Iterable[Path]) -> CardPool:
+    """Load card files (or directories of them) for a rulebook; raises LoadError with every problem.
+    A card whose `since` is a later rules version than the rulebook's is left out (see CardPool)."""
     diags = Diagnostics()
-    cards: dict[str, CardDef] = {}
+    cards = CardPool()
+    ours = version_key(rb.rules_version)
     files: list[Path] = []
     for p in paths:
         p = Path(p)
@@ -240,9 +260,19 @@ def load_cards(rb: Rulebook, paths: Iterable[Path]) -> dict[str, CardDef]:
             if not isinstance(cid, str):
                 comp.error(loc, "a card needs a string 'id'")
                 continue
-            if cid in cards:
-                comp.error(loc.at("id"), f"duplicate card id '{cid}' (first in {cards[cid].source})")
+            if cid in cards or cid in cards.later:
+                first = cards[cid].source if cid in cards else "a card of a later rules version"
+                comp.error(loc.at("id"), f"duplicate card id '{cid}' (first in {first})")
                 continue
+            if SINCE in raw:
+                since = version_key(raw[SINCE]) if isinstance(raw[SINCE], str) else None
+                if since is None:
+                    comp.error(loc.at(SINCE), f"'since' is a rules version in quotes, e.g. \"1.03\"; "
+                                              f"got {raw[SINCE]!r}")
+                    continue
+                if ours is not None and since > ours:
+                    cards.later[cid] = raw[SINCE]
+                    continue
             ctype = raw.get("type")
             if ctype not in rb.card_types:
                 comp.error(loc.at("type"), f"unknown card type {ctype!r} (expected one of: "
@@ -297,7 +327,10 @@ def load_deck(rb: Rulebook, cards: dict[str, CardDef], path: Path) -> dict[str, 
                 diags.add(str(path), line, col, "a deck entry is {card: ID, count: N}")
                 continue
             if e["card"] not in cards:
-                diags.add(str(path), line, col, f"unknown card '{e['card']}'")
+                later = getattr(cards, "later", {}).get(e["card"])
+                diags.add(str(path), line, col, f"card '{e['card']}' is for rules {later} and later; this rulebook "
+                                                f"encodes {rb.rules_version}" if later else
+                                                f"unknown card '{e['card']}'")
                 continue
             n = e.get("count", 1)
             if not isinstance(n, int) or isinstance(n, bool) or n < 1:

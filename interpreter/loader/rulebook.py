@@ -20,6 +20,7 @@ from interpreter.graph.build import TurnGraph, build_graph, check_reachable, jum
 from interpreter.loader.compile import Compiler, Known, Loc, const
 from interpreter.loader.diagnostics import Diagnostics, LoadError
 from interpreter.loader.model import Action, DeckRule, Rulebook, RuleProcess, Template, ZoneDef
+from interpreter.loader.overlay import Doc, read_docs
 from interpreter.loader.schema import schema_names, validate
 from interpreter.loader.yaml_safe import SourceMap, load_yaml
 
@@ -53,6 +54,19 @@ def find_rulebook(name_or_path: str) -> Path:
     raise LoadError.single(str(p), 1, 1, f"no rulebook '{name_or_path}' (known: {', '.join(known) or 'none'})")
 
 
+def rulebook_versions(game_id: str) -> list[str]:
+    """Names of the versioned rulebooks of a game under rulebooks/ (`game@1.02`, ...), oldest first."""
+    root = rulebooks_dir()
+    if not root.is_dir():
+        return []
+    found = [d.name for d in root.iterdir() if d.name.startswith(f"{game_id}@") and (d / "rulebook.yaml").is_file()]
+
+    def key(name: str) -> tuple[tuple[int, str], ...]:
+        return tuple((int(p), "") if p.isdigit() else (-1, p) for p in name.split("@", 1)[1].split("."))
+
+    return sorted(found, key=key)
+
+
 class _Merged:
     """Rulebook parts merged into one mapping, remembering where each value came from."""
 
@@ -65,20 +79,9 @@ class _Merged:
         return v[index] if index is not None else v
 
 
-def _read_parts(directory: Path, diags: Diagnostics) -> tuple[_Merged, list[Path]]:
-    merged = _Merged()
-    files: list[Path] = []
-    head_path = directory / "rulebook.yaml"
-    try:
-        head, smap = load_yaml(head_path)
-    except LoadError as e:
-        diags.extend(e.diagnostics)
-        return merged, files
-    files.append(head_path)
-    parts = [("rulebook.yaml", head, smap)]
-    if not isinstance(head, dict):
-        diags.add(str(head_path), 1, 1, "expected a mapping at the top of rulebook.yaml")
-        return merged, files
+def _read_plain(directory: Path, head: dict[str, Any], smap: SourceMap, diags: Diagnostics) -> list[Doc]:
+    """rulebook.yaml and the parts it lists, each checked against its schema."""
+    docs = [Doc("rulebook.yaml", directory / "rulebook.yaml", head, smap)]
     names = head.get("parts", []) or []
     for i, name in enumerate(names if isinstance(names, list) else []):  # not a list: the schema says so
         path = _part_path(directory, name, smap.get(("parts", i)), diags)
@@ -89,24 +92,32 @@ def _read_parts(directory: Path, diags: Diagnostics) -> tuple[_Merged, list[Path
         except LoadError as e:
             diags.extend(e.diagnostics)
             continue
-        files.append(path)
         if not isinstance(data, dict):
-            line, col = smap.get(("parts", i))
             diags.add(str(path), 1, 1, "expected a mapping at the top of the file")
             continue
-        parts.append((str(name), data, pmap))
-    for name, data, pmap in parts:
-        path = str(directory / name)
-        schema = "rulebook" if name == "rulebook.yaml" else "rulebook-part"
+        docs.append(Doc(str(name), path, data, pmap))
+    for doc in docs:
+        schema = "rulebook" if doc is docs[0] else "rulebook-part"
         if schema in schema_names():
-            diags.extend(validate(data, schema, pmap, path))
-        for key, value in data.items():
-            loc = Loc(path, pmap, (key,))
+            diags.extend(validate(doc.data, schema, doc.smap, str(doc.path)))
+    return docs
+
+
+def _read_parts(directory: Path, diags: Diagnostics) -> tuple[_Merged, list[Path]]:
+    """The rulebook's documents (a version overlay's edits applied) merged section by section."""
+    merged = _Merged()
+    files: list[Path] = []
+    for doc in read_docs(directory, _read_plain, diags):
+        if doc.path not in files:
+            files.append(doc.path)
+        path = str(doc.path)
+        for key, value in doc.data.items():
+            loc = Loc(path, doc.smap, (key,))
             if key in LIST_SECTIONS and isinstance(value, list):
                 merged.data.setdefault(key, []).extend(value)
                 merged.locs.setdefault(key, []).extend(loc.at(i) for i in range(len(value)))
             elif key in merged.data:
-                line, col = pmap.key((key,))
+                line, col = doc.smap.key((key,))
                 prev = merged.locs[key]
                 diags.add(path, line, col, f"section '{key}' is defined twice (first in {prev})")
             else:

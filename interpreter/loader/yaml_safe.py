@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -129,6 +129,17 @@ class SourceMap:
         """Whether ``path`` itself (not an ancestor) was recorded."""
         p = path if isinstance(path, tuple) else tuple(path)
         return p in self._values
+
+    def moved(self, where: Callable[[PathKey], PathKey | None]) -> SourceMap:
+        """A copy with every recorded path passed through ``where`` (None drops it): a rulebook
+        overlay that cuts or moves data keeps pointing at the lines the data was written on."""
+        out = SourceMap(self.source)
+        for mine, theirs in ((self._values, out._values), (self._keys, out._keys)):
+            for path, pos in mine.items():
+                new = where(path)
+                if new is not None:
+                    theirs.setdefault(new, pos)
+        return out
 
     def __contains__(self, path: object) -> bool:
         return isinstance(path, tuple) and path in self._values

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.loader.diagnostics import LoadError
+from interpreter.loader.diagnostics import Diagnostics, LoadError
+from interpreter.loader.overlay import Doc, read_docs
 from interpreter.loader.rulebook import find_rulebook
 from interpreter.loader.yaml_safe import PathKey, SourceMap, load_yaml
 
@@ -131,32 +132,40 @@ class RawRulebook:
 
 
 def load_raw_rulebook(name_or_path: str | Path) -> RawRulebook:
-    """Read rulebook.yaml and every file in its ``parts``; any unreadable file is a LoadError."""
+    """Read rulebook.yaml and every file in its ``parts`` (for a version overlay, those of the rulebook
+    it extends with the overlay's edits applied, as the engine loader does); any problem is a LoadError."""
     directory = find_rulebook(str(name_or_path))
-    head_path = directory / "rulebook.yaml"
-    head, smap = load_yaml(head_path)
-    if not isinstance(head, dict):
-        raise LoadError.single(str(head_path), 1, 1, "expected a mapping at the top of rulebook.yaml")
+    diags = Diagnostics()
+    docs = read_docs(directory, _read_plain, diags)
+    diags.raise_if_any()
+    head: dict[str, Any] = {}
+    for doc in docs:
+        head.update({k: v for k, v in doc.data.items() if k in ("id", "rules_version") and k not in head})
     version = head.get("rules_version")
     book = RawRulebook(directory=directory, id=str(head.get("id") or directory.name),
                        version=str(version) if version is not None else None)
-    book.parts.append(Part("rulebook.yaml", head_path, head, smap))
+    book.parts.extend(Part(doc.name, doc.path, doc.data, doc.smap) for doc in docs)
+    return book
+
+
+def _read_plain(directory: Path, head: dict[str, Any], smap: SourceMap, diags: Diagnostics) -> list[Doc]:
+    """rulebook.yaml and its parts as written (no schema check: a rulebook need not load to be read)."""
+    head_path = directory / "rulebook.yaml"
+    docs = [Doc("rulebook.yaml", head_path, head, smap)]
     parts = head.get("parts") or []
     if not isinstance(parts, list):
         line, col = smap.get(("parts",))
-        raise LoadError.single(str(head_path), line, col, "parts must be a list of file names")
-    problems: list[Any] = []
+        diags.add(str(head_path), line, col, "parts must be a list of file names")
+        return docs
     for name in parts:
         path = directory / str(name)
         try:
             data, pmap = load_yaml(path)
         except LoadError as error:
-            problems.extend(error.diagnostics)
+            diags.extend(error.diagnostics)
             continue
-        book.parts.append(Part(str(name), path, data, pmap))
-    if problems:
-        raise LoadError(problems)
-    return book
+        docs.append(Doc(str(name), path, data, pmap))
+    return docs
 
 
 def _segment(container: Any, key: str | int) -> str:
