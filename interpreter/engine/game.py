@@ -60,6 +60,7 @@ class Game:
         self.max_auto_steps = int(loop.get("max_auto_steps", 500000))
         self.loop_rules = tuple(loop.get("rules", ()))
         self.cache: dict[str, Any] = {}  # values derived from the state, keyed by `version`
+        self._readers: dict[str, Any] = {}  # attribute name -> how to read it from a game object
         self.triggers = Triggers(self)
         self.continuous = cont.Continuous(self)
         self._always = [p for p in rb.rule_processes if p.when == "always"]
@@ -255,20 +256,29 @@ class Game:
     }
 
     def attr(self, obj: Any, name: str) -> Any:
-        if isinstance(obj, GameObject):
-            f = self._OBJ_ATTRS.get(name)
-            if f is not None:
-                return f(obj)
-            if name == "type":
-                return self.cards[obj.card_id].type
-            if name in self.rb.states:
-                return obj.states.get(name)
-            return self.field(obj, name)
+        if obj.__class__ is GameObject:
+            # One reader per attribute name, decided on first use: expressions ask the same few
+            # names millions of times.
+            reader = self._readers.get(name)
+            if reader is None:
+                reader = self._readers[name] = self._reader(name)
+            return reader(obj)
         if isinstance(obj, Multiset):
             return obj.get(name, 0)
         if isinstance(obj, dict):
             return obj.get(name)
         return None
+
+    def _reader(self, name: str) -> Any:
+        builtin = self._OBJ_ATTRS.get(name)
+        if builtin is not None:
+            return builtin
+        if name == "type":
+            cards = self.cards
+            return lambda o: cards[o.card_id].type
+        if name in self.rb.states:
+            return lambda o: o.states.get(name)
+        return lambda o: self.field(o, name)
 
     def field(self, obj: GameObject, name: str) -> Any:
         if obj.last_fields is not None and obj.oid not in self.state.objects:

@@ -16,18 +16,28 @@ from interpreter.timing.abilities import ability_objects, gate_ok
 class Triggers:
     def __init__(self, game: Any) -> None:
         self.game = game
+        self._index: dict[str, dict[str, list[tuple[Any, dict[str, Any]]]]] = {}
+
+    def _by_event(self, card_id: str) -> dict[str, list[tuple[Any, dict[str, Any]]]]:
+        """A card's auto abilities indexed by the event they wait for (built once per card)."""
+        index = self._index.get(card_id)
+        if index is None:
+            index = {}
+            for ab in self.game.cards[card_id].abilities:
+                if ab.kind == "auto":
+                    for trig in ab.triggers:
+                        if "event" in trig:
+                            index.setdefault(trig["event"], []).append((ab, trig))
+            self._index[card_id] = index
+        return index
 
     def _watchers(self, event_type: str) -> list[tuple[GameObject, Any, dict[str, Any]]]:
         game = self.game
         out = []
         for obj in ability_objects(game):
-            card = game.cards[obj.card_id]
-            for ab in card.abilities:
-                if ab.kind != "auto" or not gate_ok(obj, ab, game):
-                    continue
-                for trig in ab.triggers:
-                    if trig.get("event") == event_type:
-                        out.append((obj, ab, trig))
+            for ab, trig in self._by_event(obj.card_id).get(event_type, ()):
+                if gate_ok(obj, ab, game):
+                    out.append((obj, ab, trig))
         return out
 
     def collect(self, event: dict[str, Any], *, once_per_turn: bool = False, only_player: int | None = None) -> None:
