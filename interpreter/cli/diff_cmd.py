@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from interpreter.cli.output import write_report
 from interpreter.loader.diagnostics import LoadError
 
 
@@ -46,11 +47,4 @@ def diff(rulebook_a: str, rulebook_b: str, fmt: str, graph_out: str | None, outp
         if warning:
             click.echo(f"warning: {warning}", err=True)
         click.echo(f"{written}: turn-structure diff", err=True)
-    if output is None:
-        click.echo(report, nl=False)
-        return
-    try:
-        Path(output).write_text(report, encoding="utf-8")
-    except OSError as error:
-        click.echo(f"{output}:1:1: cannot write report: {error.strerror or error}", err=True)
-        raise click.exceptions.Exit(1) from error
+    write_report(report, output)

@@ -16,6 +16,7 @@ from typing import NoReturn
 
 import click
 
+from interpreter.cli.output import write_report
 from interpreter.loader.diagnostics import LoadError
 from interpreter.rulestext import FORMATS, RuleDoc, RulesTextError, diff_rules, load_text, parse_rules, render
 from interpreter.rulestext.diff import RulesDiff
@@ -156,13 +157,8 @@ def diff_command(old: str, new: str, fmt: str, output: str | None, rulebook: str
     for path, doc in ((old, old_doc), (new, new_doc)):
         for line in doc.unparsed:
             click.echo(f"{path}:{line.line}: unparsed: {line.text}", err=True)
-    if output is None:
-        click.echo(report, nl=False)
+    if not write_report(report, output):
         return
-    try:
-        Path(output).write_text(report, encoding="utf-8")
-    except OSError as error:
-        _fail(f"{output}:1:1: cannot write report: {error.strerror or error}")
     counts = result.counts()
     summary = ", ".join(f"{value} {key}" for key, value in counts.items())
     if impact is not None:

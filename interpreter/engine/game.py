@@ -415,11 +415,8 @@ class Game:
         if self.rb.zones[zone].raw.get("cancels_pending") and not self.keeps_identity(old_zone, zone):
             # The card's abilities that were pending vanish as it enters this zone (those the move
             # itself triggers are collected below and may still resolve).
-            gone = [x for x in st.pending if x.source == obj.oid and x.created is None]
-            if gone:
-                st.pending = [x for x in st.pending if x not in gone]
-                self.log("cancel", f"{len(gone)} pending abilit{'y' if len(gone) == 1 else 'ies'} of "
-                         f"{self.describe(new)} {'vanishes' if len(gone) == 1 else 'vanish'}", ctx.rules)
+            self.drop_pending([x for x in st.pending if x.source == obj.oid and x.created is None], ctx,
+                              f" of {self.describe(new)}")
         self.emit({"type": "moved", "card": new, "old": old, "from": old_zone, "to": zone,
                    "from_player": old_player, "to_player": dest_player}, ctx)
         yield from self.interrupts(ctx)
@@ -480,6 +477,16 @@ class Game:
             self._in_interrupt = False
 
     # -- effects ---------------------------------------------------------------------------
+    def drop_pending(self, gone: list[Any], ctx: Ctx, of: str = "") -> None:
+        """Pending abilities that vanish unresolved (a cancelling effect or zone)."""
+        if not gone:
+            return
+        self.state.pending = [x for x in self.state.pending if x not in gone]
+        self.touched()
+        one = len(gone) == 1
+        self.log("cancel", f"{len(gone)} pending abilit{'y' if one else 'ies'}{of} {'vanishes' if one else 'vanish'}",
+                 ctx.rules)
+
     def touched(self, target: Any = None) -> None:
         """Record a change made outside move/set_state: to a card (its zone) or to the game."""
         self.version += 1

@@ -48,7 +48,7 @@ def v_draw_game(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("set_role", {"role": "role", "player": "expr"})
 def v_set_role(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Give a role (first player, server, ...) to a player."""
+    """Give a role (first player, holder of a right, ...) to a player."""
     p = a["player"](ctx)
     if game.state.roles.get(a["role"]) != p:
         game.state.roles[a["role"]] = p

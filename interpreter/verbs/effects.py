@@ -51,11 +51,7 @@ def v_cancel_pending(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Pending triggered abilities vanish unresolved: all of them, or those `player` masters."""
     st = game.state
     who = a["player"](ctx) if "player" in a else None
-    gone = [x for x in st.pending if who is None or x.master == who]
-    if gone:
-        st.pending = [x for x in st.pending if x not in gone]
-        game.touched()
-        game.log("cancel", f"{len(gone)} pending abilit{'y vanishes' if len(gone) == 1 else 'ies vanish'}", ctx.rules)
+    game.drop_pending([x for x in st.pending if who is None or x.master == who], ctx)
     return
     yield
 
