@@ -64,14 +64,19 @@ class Game:
         self.triggers = Triggers(self)
         self.continuous = cont.Continuous(self)
         self._always = [p for p in rb.rule_processes if p.when == "always"]
+        reads = [p.reads_fields for p in rb.rule_processes]
+        # Fields rule-process conditions read (None: any): a continuous effect on them wakes every process.
+        self.process_fields: frozenset[str] | None = None if None in reads else frozenset().union(*reads)
         for (zid, zdef) in rb.zones.items():
             if zdef.shared:
                 self.state.zones[(zid, None)] = []
             else:
                 for p in range(len(decks)):
                     self.state.zones[(zid, p)] = []
+        self.idle = rproc.IdleBindings()  # rule-process bindings known false until a place they read changes
         ability_zones = set().union(*rb.ability_zones.values()) if rb.ability_zones else set()
         self.ability_zone_keys = [k for k in self.state.zones if k[0] in ability_zones]
+        self.ability_zone_names = sorted(ability_zones)
         for p, deck in enumerate(decks):
             for zone, ids in deck.items():
                 for cid in ids:
@@ -373,6 +378,8 @@ class Game:
         self.version += 1
         self.zone_version[old_zone] += 1
         self.zone_version[zone] += 1
+        self.idle.changed((old_zone, old_player))
+        self.idle.changed((zone, dest_player))
         if keep:
             old = GameObject(obj.oid, obj.card_id, obj.owner, obj.controller, obj.zone, obj.zone_player,
                              dict(obj.states), obj.timestamp, obj.entered_turn, obj.holder, dict(obj.counters),
@@ -429,12 +436,14 @@ class Game:
         return dest
 
     def shuffle_zone(self, zone: str, player: int | None, ctx: Ctx) -> None:
-        ids = self.state.zones[(zone, None if self.rb.zones[zone].shared else player)]
+        key = (zone, None if self.rb.zones[zone].shared else player)
+        ids = self.state.zones[key]
         self.state.rng.shuffle(ids)
         for i in ids:
             self.state.objects[i].known_to.clear()
         self.version += 1
         self.zone_version[zone] += 1
+        self.idle.changed(key)
         self.log("shuffle", f"P{(player or 0) + 1} shuffles {zone} ({len(ids)} cards)", ctx.rules, chance=True)
 
     def set_state(self, obj: GameObject, state: str, value: str, ctx: Ctx) -> None:
@@ -443,6 +452,7 @@ class Game:
         obj.states[state] = value
         self.version += 1
         self.zone_version[obj.zone] += 1
+        self.idle.changed((obj.zone, obj.zone_player))
         if self.logging:
             self.log("state", f"{self.describe(obj)} becomes {value}", ctx.rules)
         self.emit({"type": "state_changed", "card": obj, "state": state, "value": value}, ctx)
@@ -492,8 +502,10 @@ class Game:
         self.version += 1
         if isinstance(target, GameObject):
             self.zone_version[target.zone] += 1
+            self.idle.changed((target.zone, target.zone_player))
         else:
             self.global_version += 1
+            self.idle.changed(rproc.GLOBALS)
 
     def add_effect(self, kind: str, spec: dict[str, Any], ctx: Ctx, duration: str | None,
                    locked: list[int] | None = None) -> Effect:

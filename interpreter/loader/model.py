@@ -55,6 +55,11 @@ class RuleProcess:
     cond: Fn
     steps: tuple[Step, ...]
     watch: tuple[str, ...] | None = None  # zones its condition reads (None: cannot tell)
+    # ...per (zone, player) for one binding: zone name or "$z", player "$p", None or "*"
+    watch_keys: tuple[tuple[str, str | None], ...] | None = None
+    reads_fields: frozenset[str] | None = None  # attributes its condition reads (None: any)
+    static_bindings: bool = False  # its binding lists depend on the roles alone
+    zone_only: bool = False  # its condition reads only zones and cards (no variable, status, turn...)
 
 
 @dataclass

@@ -392,7 +392,8 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
             comp.expr(p["for_each_player"], loc.at("for_each_player")) if "for_each_player" in p else None,
             comp.expr(p["for_each_zone"], loc.at("for_each_zone")) if "for_each_zone" in p else None,
             comp.expr(p.get("if", True), loc.at("if")), comp.steps(p.get("do", []), loc.at("do"))))
-    _set_watches(processes, groups, {f: h["body"].ast for f, h in bodies.items() if hasattr(h.get("body"), "ast")})
+    _set_watches(processes, groups, {f: h["body"].ast for f, h in bodies.items() if hasattr(h.get("body"), "ast")},
+                 known.roles)
     redirect = None
     if "redirect" in rp:
         r = rp["redirect"]
@@ -495,14 +496,20 @@ def source_map_of(path: Path) -> SourceMap:
     return load_yaml(path)[1]
 
 
-def _set_watches(processes: list[RuleProcess], groups: dict[str, list[str]], bodies: dict[str, Any]) -> None:
+def _set_watches(processes: list[RuleProcess], groups: dict[str, list[str]], bodies: dict[str, Any],
+                 roles: set[str]) -> None:
     """Record which zones each rule process reads, so unchanged ones are not re-evaluated."""
-    from interpreter.timing.watch import literal_zones, zones_read
+    from interpreter.timing.watch import fields_read, literal_zones, role_only, zone_keys_read, zone_only, zones_read
 
     for proc in processes:
         cond_ast = getattr(proc.cond, "ast", None)
         if cond_ast is None:
             continue
+        fields = fields_read(cond_ast, bodies)
+        proc.reads_fields = frozenset(fields) if fields is not None else None
+        proc.zone_only = zone_only(cond_ast, {"p", "z"})
+        proc.static_bindings = all(role_only(fn.ast, roles) for fn in (proc.players, proc.zones)
+                                   if fn is not None and hasattr(fn, "ast"))
         bound: dict[str, set[str]] = {}
         if proc.zones is not None:
             zs = literal_zones(getattr(proc.zones, "ast", None), groups) if hasattr(proc.zones, "ast") else None
@@ -511,3 +518,6 @@ def _set_watches(processes: list[RuleProcess], groups: dict[str, list[str]], bod
             bound["z"] = zs
         read = zones_read(cond_ast, groups, bodies, bound)
         proc.watch = tuple(sorted(read)) if read is not None else None
+        keys = zone_keys_read(cond_ast, groups, bodies, "z" if proc.zones is not None else None,
+                              "p" if proc.players is not None else None)
+        proc.watch_keys = tuple(sorted(keys, key=str)) if keys is not None else None

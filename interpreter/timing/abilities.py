@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from interpreter.engine.context import Ctx
@@ -10,28 +9,42 @@ from interpreter.loader.model import Ability
 from interpreter.state.objects import GameObject, Pending
 
 
-def ability_objects(game: Any, player: int | None = None) -> Iterator[GameObject]:
+def ability_key(game: Any) -> Any:
+    """What the set of working abilities depends on: the cards (and their states) in the zones
+    where abilities work, or the whole state while an effect negates abilities (its affected
+    cards may depend on anything). Most moves (draws, cards revealed, paid costs) leave it as is."""
+    st = game.state
+    for e in st.effects:
+        if e.kind == "continuous" and e.spec.get("negate"):
+            return ("all", game.version)
+    zv = game.zone_version
+    return tuple([zv[z] for z in game.ability_zone_names])
+
+
+def ability_objects(game: Any, player: int | None = None) -> list[GameObject]:
     """Objects whose abilities currently work (their card type's valid zones). The list is cached
-    until the state changes, since triggers and continuous effects ask for it after every event."""
+    until a zone where abilities work changes, since triggers and continuous effects ask for it
+    after every event."""
     cache = game.cache.get("ability_objects")
-    if cache is None or cache[0] != game.version:
+    key = ability_key(game)
+    if cache is None or cache[0] != key:
         st = game.state
         objs = []
-        for key in game.ability_zone_keys:
-            ids = st.zones[key]
-            if ids and game.rb.zones[key[0]].raw.get("top_only"):
+        for zkey in game.ability_zone_keys:
+            ids = st.zones[zkey]
+            if ids and game.rb.zones[zkey[0]].raw.get("top_only"):
                 ids = ids[:1]  # a pile: only its top card is in play, the cards below are ignored
             for i in ids:
                 o = st.objects[i]
                 card = game.cards[o.card_id]
-                if card.abilities and key[0] in game.rb.ability_zones.get(card.type, ()):
+                if card.abilities and zkey[0] in game.rb.ability_zones.get(card.type, ()):
                     if o.holder is None and o.states.get("face") != "down":
                         objs.append(o)
         negating = [e for e in st.effects if e.kind == "continuous" and e.spec.get("negate")]
         if negating and not game.cache.get("negating"):
             # Effects that negate abilities: their cards' abilities do not work. While their
             # affected cards are computed, ability_objects answers without negation (no recursion).
-            game.cache["ability_objects"] = (game.version, objs)
+            game.cache["ability_objects"] = (key, objs)
             game.cache["negating"] = True
             try:
                 negated: set[int] = set()
@@ -43,11 +56,11 @@ def ability_objects(game: Any, player: int | None = None) -> Iterator[GameObject
             if negated:
                 # Continuous effects read while negation was being worked out saw every ability.
                 game.continuous.version = -1
-        cache = (game.version, objs)
+        cache = (key, objs)
         game.cache["ability_objects"] = cache
     if player is None:
-        return iter(cache[1])
-    return (o for o in cache[1] if o.zone_player == player)
+        return cache[1]
+    return [o for o in cache[1] if o.zone_player == player]
 
 
 def use_key(obj: GameObject, ab: Ability) -> str:

@@ -33,6 +33,8 @@ class Continuous:
         self.game = game
         self.version = -1
         self.entries: list[Entry] = []
+        self._gen = 0  # bumped when a rebuild changes what the effects do
+        self._last: list[Any] = []
         self.building = False
         cfg = (game.rb.timing.get("continuous") or {}).get("layers") or []
         self.layer_of: dict[str, int] = {}
@@ -41,6 +43,8 @@ class Continuous:
                 self.layer_of[op] = i
         self.any_sources = any(ab.kind == "continuous" for c in game.cards.values() for ab in c.abilities)
         self.dash_fields = {fid for fid, f in game.rb.field_types.items() if f.get("dash")}
+        self.card_fields = {f for c in game.cards.values() for ab in c.abilities
+                            if ab.kind == "continuous" and ab.continuous for f, _, _ in ab.continuous.get("modify", [])}
 
     def value(self, obj: GameObject, name: str, base: Any) -> Any:
         game = self.game
@@ -67,6 +71,24 @@ class Continuous:
                 else:
                     base = (base or 0) + v
         return base
+
+    def may_change(self, fields: frozenset[str] | None) -> bool:
+        """Whether a card's continuous ability or a current effect can modify one of these fields
+        (None: any field)."""
+        effects = [e for e in self.game.state.effects if e.kind == "continuous"]
+        if fields is None:
+            return self.any_sources or bool(effects) or bool(self._last)
+        if self.card_fields & fields or self._last and any(f in fields for f, _, _, _ in self._last):
+            return True
+        return any(f in fields for e in effects for f, _, _ in e.spec.get("modify", []))
+
+    def generation(self) -> int:
+        """A number that changes whenever continuous effects change a field of some card."""
+        if not self.any_sources and not self.game.state.effects and not self._last:
+            return self._gen
+        if self.version != self.game.version:
+            self.rebuild()
+        return self._gen
 
     def active_for(self, obj: GameObject) -> bool:
         """Whether any continuous effect currently changes this object."""
@@ -120,6 +142,10 @@ class Continuous:
                 self.entries.append(e)
         finally:
             self.building = False
+        now = [(e.field, e.op, e.value, e.affected) for e in self.entries]
+        if now != self._last:
+            self._gen += 1
+            self._last = now
 
     @staticmethod
     def _order(entries: list[Entry]) -> list[Entry]:
@@ -127,12 +153,14 @@ class Continuous:
         out: list[Entry] = []
         for layer in sorted({e.layer for e in entries}):
             group = sorted((e for e in entries if e.layer == layer), key=lambda e: e.ts)
+            edges = [(i, j) for i, a in enumerate(group) for j, b in enumerate(group)
+                     if i != j and a.field in b.reads]  # b's affected set depends on the field a changes
+            if not edges:
+                out.extend(group)  # no dependency: timestamp order (the usual case, rebuilt often)
+                continue
             g = nx.DiGraph()
             g.add_nodes_from(range(len(group)))
-            for i, a in enumerate(group):
-                for j, b in enumerate(group):
-                    if i != j and a.field in b.reads:
-                        g.add_edge(i, j)  # b's affected set depends on the field a changes
+            g.add_edges_from(edges)
             try:
                 order = list(nx.lexicographical_topological_sort(g, key=lambda i: group[i].ts))
             except nx.NetworkXUnfeasible:

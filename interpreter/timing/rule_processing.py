@@ -7,38 +7,107 @@ from typing import Any
 
 from interpreter.engine.context import Ctx
 from interpreter.loader.model import RuleProcess
+from interpreter.timing.watch import ANY_PLAYER, ZONE_VAR
+
+GLOBALS = ("", None)  # the place standing for everything outside zones
 
 
-def _signature(game: Any, proc: RuleProcess) -> tuple[int, ...] | None:
-    if proc.watch is None:
+class IdleBindings:
+    """Rule-process bindings whose condition was false, until a (zone, player) place they read
+    changes. The game reports every change to a place (`changed`) and every change outside zones
+    (`changed_all`: roles, turn, variables, statuses); a change to what continuous effects make of
+    cards clears everything too. A condition that reads only zones ignores changes outside them.
+    Rule processes are checked after every action, and almost always
+    nothing they read has changed."""
+
+    __slots__ = ("idle", "readers", "effects")
+
+    def __init__(self) -> None:
+        self.idle: set[tuple[Any, ...]] = set()
+        self.readers: dict[tuple[str, int | None], set[tuple[Any, ...]]] = {}
+        self.effects: Any = None
+
+    def changed(self, key: tuple[str, int | None]) -> None:
+        gone = self.readers.pop(key, None)
+        if gone:
+            self.idle -= gone
+
+    def changed_all(self) -> None:
+        self.idle.clear()
+        self.readers.clear()
+
+    def mark(self, binding: tuple[Any, ...], keys: list[tuple[str, int | None]]) -> None:
+        self.idle.add(binding)
+        for k in keys:
+            self.readers.setdefault(k, set()).add(binding)
+
+
+def _places(game: Any, proc: RuleProcess, p: Any, z: Any) -> list[tuple[str, int | None]] | None:
+    """The (zone, player) places one binding of a process reads (None: cannot tell)."""
+    if proc.watch_keys is None:
         return None
-    zv = game.zone_version
-    return (game.global_version, *(zv[z] for z in proc.watch))
+    zones = game.rb.zones
+    out = []
+    for zone, who in proc.watch_keys:
+        if zone == ZONE_VAR:
+            zone = z
+        zdef = zones.get(zone)
+        if zdef is None:
+            return None
+        if zdef.shared or who is None:
+            out.append((zone, None))
+        elif who == ANY_PLAYER or p is None:
+            out.extend((zone, q) for q in range(game.state.num_players))
+        else:
+            out.append((zone, p))
+    return out
 
 
 def applicable(game: Any, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[RuleProcess, Ctx]]:
-    """Every (process, binding) whose condition holds now. A process whose watched zones have not
-    changed since it last found nothing is not evaluated again."""
+    """Every (process, binding) whose condition holds now. A binding whose places have not
+    changed since its condition last failed is not evaluated again."""
     batch = []
-    cache = game.cache.setdefault("rule_process_idle", {})
+    watch: IdleBindings = game.idle
+    if game.continuous.may_change(game.process_fields):
+        effects = game.continuous.generation()
+        if effects != watch.effects:
+            watch.changed_all()
+            watch.effects = effects
+    idle = watch.idle
+    lists = game.cache.get("binding_lists")
+    if lists is None or lists[0] != game.global_version:
+        lists = game.cache["binding_lists"] = (game.global_version, {})
     for proc in procs:
-        sig = _signature(game, proc)
-        if sig is not None and cache.get(proc.id) == sig:
-            continue
-        players = proc.players(ctx) if proc.players is not None else [None]
-        zones = proc.zones(ctx) if proc.zones is not None else [None]
-        found = False
+        players = _binding_list(proc, proc.players, ctx, lists[1])
+        zones = _binding_list(proc, proc.zones, ctx, lists[1])
         for p in players:
             for z in zones:
+                binding = (proc.id, p, z)
+                if binding in idle:
+                    continue
                 pctx = ctx.child(vars={"p": p, "z": z}, rules=proc.rules)
                 if p is not None:
                     pctx.you = p
                 if proc.cond(pctx):
                     batch.append((proc, pctx))
-                    found = True
-        if not found and sig is not None:
-            cache[proc.id] = sig
+                else:
+                    places = _places(game, proc, p, z)
+                    if places is not None:
+                        watch.mark(binding, places if proc.zone_only else [*places, GLOBALS])
     return batch
+
+
+def _binding_list(proc: RuleProcess, fn: Any, ctx: Ctx, lists: dict[Any, list[Any]]) -> list[Any]:
+    """The players or zones a process is checked for; lists that depend on the roles alone
+    (`[first, other(first)]`) are kept until the roles change."""
+    if fn is None:
+        return [None]
+    if not proc.static_bindings:
+        return list(fn(ctx))
+    out = lists.get(fn.src)
+    if out is None:
+        out = lists[fn.src] = list(fn(ctx))
+    return out
 
 
 def run_processes(game: Any, procs: list[RuleProcess], ctx: Ctx) -> Any:

@@ -10,13 +10,16 @@ from typing import Any
 
 from interpreter.engine.context import Ctx
 from interpreter.state.objects import GameObject, Pending
-from interpreter.timing.abilities import ability_objects, gate_ok
+from interpreter.timing.abilities import ability_key, ability_objects, gate_ok
+from interpreter.timing.watch import event_subject
 
 
 class Triggers:
     def __init__(self, game: Any) -> None:
         self.game = game
         self._index: dict[str, dict[str, list[tuple[Any, dict[str, Any]]]]] = {}
+        self._watch_cache: dict[str, Any] = {}
+        self._subject: dict[int, str | None] = {}  # id(trigger) -> event key that must be its own card
 
     def _by_event(self, card_id: str) -> dict[str, list[tuple[Any, dict[str, Any]]]]:
         """A card's auto abilities indexed by the event they wait for (built once per card)."""
@@ -28,17 +31,27 @@ class Triggers:
                     for trig in ab.triggers:
                         if "event" in trig:
                             index.setdefault(trig["event"], []).append((ab, trig))
+                            cond = trig.get("if")
+                            self._subject[id(trig)] = event_subject(cond.ast) if cond is not None else None
             self._index[card_id] = index
         return index
 
     def _watchers(self, event_type: str) -> list[tuple[GameObject, Any, dict[str, Any]]]:
         game = self.game
-        out = []
-        for obj in ability_objects(game):
-            for ab, trig in self._by_event(obj.card_id).get(event_type, ()):
-                if gate_ok(obj, ab, game):
-                    out.append((obj, ab, trig))
-        return out
+        key = ability_key(game)
+        cache = self._watch_cache
+        if cache.get("key") != key:
+            cache.clear()
+            cache["key"] = key
+        listed = cache.get(event_type)
+        if listed is None:
+            # Who waits for this event, as long as the working abilities stay the same; an
+            # ability with conditions (icons, states) is re-checked at each event.
+            listed = cache[event_type] = [
+                (obj, ab, trig) for obj in ability_objects(game)
+                for ab, trig in self._by_event(obj.card_id).get(event_type, ())
+                if ab.conditions or gate_ok(obj, ab, game)]
+        return [w for w in listed if not w[1].conditions or gate_ok(w[0], w[1], game)]
 
     def collect(self, event: dict[str, Any], *, once_per_turn: bool = False, only_player: int | None = None) -> None:
         game = self.game
@@ -50,11 +63,9 @@ class Triggers:
             if isinstance(old, GameObject) and old.oid not in st.objects:
                 card = game.cards[old.card_id]
                 if card.abilities and old.zone in game.rb.ability_zones.get(card.type, ()) and old.holder is None:
-                    for ab in card.abilities:
-                        if ab.kind == "auto" and gate_ok(old, ab, game):
-                            for trig in ab.triggers:
-                                if trig.get("event") == "moved":
-                                    watchers.append((old, ab, trig))
+                    for ab, trig in self._by_event(old.card_id).get("moved", ()):
+                        if gate_ok(old, ab, game):
+                            watchers.append((old, ab, trig))
         for obj, ab, trig in watchers:
             if only_player is not None and obj.controller != only_player:
                 continue
@@ -63,6 +74,12 @@ class Triggers:
                 continue
             cond = trig.get("if")
             if cond is not None:
+                subject = self._subject.get(id(trig))
+                if subject is not None:
+                    # `event.<subject> == this` is one of its conjuncts: another card's event cannot match.
+                    who = event.get(subject)
+                    if who.__class__ is not GameObject or who.oid != obj.oid:
+                        continue
                 ctx = Ctx(game, None, you=obj.controller, this=obj, event=event, rules=ab.rules)
                 if not cond(ctx):
                     continue

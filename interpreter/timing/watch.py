@@ -7,13 +7,16 @@ condition that reads a zone we cannot name statically is treated as reading ever
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from interpreter.expr import walk
-from interpreter.expr.nodes import Call, Literal, Name
+from interpreter.expr.nodes import Attr, Binary, Call, Compare, Literal, Name
 
 ZONE_FUNCS = {"cards": 0, "cards_in": 0, "top": 0, "bottom": 0}
+FIELD_FUNCS = {"field", "printed"}  # read a field named by an argument
+# Functions of their arguments only.
+VALUE_FUNCS = {"other", "players", "zones_in", "min", "max", "abs", "len", "count", "sum"}
 ALL = None
 
 
@@ -41,6 +44,92 @@ def zones_read(ast: Any, groups: Mapping[str, list[str]], bodies: Mapping[str, A
     return out
 
 
+ZONE_VAR = "$z"  # the zone a rule process is bound to (for_each_zone)
+PLAYER_VAR = "$p"  # the player a rule process is bound to (for_each_player)
+ANY_PLAYER = "*"
+
+
+def zone_keys_read(ast: Any, groups: Mapping[str, list[str]], bodies: Mapping[str, Any],
+                   zone_var: str | None = None, player_var: str | None = None,
+                   seen: frozenset[str] = frozenset()) -> set[tuple[str, str | None]] | None:
+    """Like `zones_read`, per (zone, player): the zone is a name or ZONE_VAR, the player is
+    PLAYER_VAR (the bound player), None (a shared zone) or ANY_PLAYER. None: cannot tell."""
+    out: set[tuple[str, str | None]] = set()
+    for node in walk(ast):
+        if not isinstance(node, Call):
+            continue
+        if node.name in ZONE_FUNCS:
+            if len(node.args) < 2:
+                return ALL
+            zarg, parg = node.args[0], node.args[1]
+            if isinstance(zarg, Literal) and isinstance(zarg.value, str):
+                zones = groups.get(zarg.value, [zarg.value]) if zarg.value in groups else [zarg.value]
+            elif isinstance(zarg, Name) and zone_var is not None and zarg.name == zone_var:
+                zones = [ZONE_VAR]
+            else:
+                return ALL
+            if isinstance(parg, Name) and player_var is not None and parg.name == player_var:
+                who: str | None = PLAYER_VAR
+            elif isinstance(parg, Literal) and parg.value is None:
+                who = None
+            else:
+                who = ANY_PLAYER
+            out.update((z, who) for z in zones)
+        elif node.name in bodies:
+            if node.name in seen:
+                return ALL
+            inner = zone_keys_read(bodies[node.name], groups, bodies, None, None, seen | {node.name})
+            if inner is None:
+                return ALL
+            out |= inner
+    return out
+
+
+def fields_read(ast: Any, bodies: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> set[str] | None:
+    """Attribute names an expression reads (with the rulebook functions it calls); None when it
+    reads fields by a computed name."""
+    out: set[str] = set()
+    for node in walk(ast):
+        if isinstance(node, Attr):
+            out.add(node.name)
+        elif isinstance(node, Call):
+            if node.name in FIELD_FUNCS:
+                return ALL
+            if node.name in bodies and node.name not in seen:
+                inner = fields_read(bodies[node.name], bodies, seen | {node.name})
+                if inner is None:
+                    return ALL
+                out |= inner
+    return out
+
+
+ZONE_PURE_FUNCS = VALUE_FUNCS | set(ZONE_FUNCS) | {
+    "in_group", "any", "all", "merge", "newest", "holder_present", "under", "str", "names", "has_name",
+    "printed", "field", "origin", "as_list"}  # read only their arguments, cards and zones
+
+
+def zone_only(ast: Any, bound: Collection[str]) -> bool:
+    """Whether an expression reads nothing but the bound names, cards and zones (no game
+    variable, status, role, turn or pending ability), so only a change to a zone can change it."""
+    for node in walk(ast):
+        if isinstance(node, Name) and node.name not in bound and node.name != "it":
+            return False
+        if isinstance(node, Call) and node.name not in ZONE_PURE_FUNCS:
+            return False
+    return True
+
+
+def role_only(ast: Any, roles: Collection[str]) -> bool:
+    """Whether an expression depends on the players' roles alone (e.g. `[first, other(first)]`):
+    no zone, no card, no positional name, no rulebook function."""
+    for node in walk(ast):
+        if isinstance(node, Name) and node.name not in roles:
+            return False
+        if isinstance(node, Attr) or (isinstance(node, Call) and node.name not in VALUE_FUNCS):
+            return False
+    return True
+
+
 def literal_zones(ast: Any, groups: Mapping[str, list[str]]) -> set[str] | None:
     """Zones named by a zone-list expression such as zones_in('member_area')."""
     out: set[str] = set()
@@ -52,3 +141,33 @@ def literal_zones(ast: Any, groups: Mapping[str, list[str]]) -> set[str] | None:
             else:
                 return ALL
     return out or ALL
+
+
+def _conjuncts(ast: Any) -> list[Any]:
+    if isinstance(ast, Binary) and ast.op == "and":
+        return _conjuncts(ast.left) + _conjuncts(ast.right)
+    return [ast]
+
+
+def _subject_key(side: Any, other: Any) -> str | None:
+    """`event.K == this` or `event.K.oid == this.oid`: the event key K, else None."""
+    if isinstance(side, Attr) and isinstance(side.obj, Name) and side.obj.name == "event" \
+            and isinstance(other, Name) and other.name == "this":
+        return side.name
+    if isinstance(side, Attr) and side.name == "oid" and isinstance(other, Attr) and other.name == "oid" \
+            and isinstance(other.obj, Name) and other.obj.name == "this":
+        return _subject_key(side.obj, other.obj)
+    return None
+
+
+def event_subject(ast: Any) -> str | None:
+    """The event key a trigger condition requires to be its own card (`event.card == this and ...`).
+
+    Most auto abilities watch an event about their own card; knowing that statically lets the
+    trigger check skip every other card's ability without evaluating its condition."""
+    for c in _conjuncts(ast):
+        if isinstance(c, Compare) and c.op == "==":
+            key = _subject_key(c.left, c.right) or _subject_key(c.right, c.left)
+            if key is not None:
+                return key
+    return None
