@@ -24,12 +24,13 @@ GLOBAL_NAMES = frozenset({
 class Ctx:
     """A scope for running effect steps and evaluating expressions."""
 
-    __slots__ = ("game", "vars", "parent", "you", "this", "event", "rules", "ability", "node")
+    __slots__ = ("game", "vars", "parent", "you", "this", "event", "rules", "ability", "node", "attr")
 
     def __init__(self, game: Game, parent: Ctx | None = None, *, you: int | None = None, this: Any = None,
                  event: dict[str, Any] | None = None, rules: tuple[str, ...] = (),
                  ability: Any = None, vars: dict[str, Any] | None = None, node: Any = None) -> None:
         self.game = game
+        self.attr = game.attr_hook  # the Env attribute hook, bound once: expressions call it directly
         self.parent = parent
         self.vars = {} if vars is None else vars
         self.you = you if you is not None or parent is None else parent.you
@@ -56,9 +57,6 @@ class Ctx:
             return v
         return g.builtin_name(name, self)
 
-    def attr(self, obj: Any, name: str) -> Any:
-        return self.game.attr(obj, name)
-
     def with_it(self, value: Any) -> ItCtx:
         return ItCtx(self, value)
 
@@ -77,18 +75,16 @@ class ItCtx:
     """The scope inside `where` / `select`: `it` is the current item, everything else is outer.
     Kept tiny because expressions create one per list item."""
 
-    __slots__ = ("base", "it", "game")
+    __slots__ = ("base", "it", "game", "attr")
 
     def __init__(self, base: Ctx, it: Any) -> None:
         self.base = base
         self.it = it
         self.game = base.game
+        self.attr = base.attr
 
     def lookup(self, name: str) -> Any:
         return self.it if name == "it" else self.base.lookup(name)
-
-    def attr(self, obj: Any, name: str) -> Any:
-        return self.game.attr(obj, name)
 
     def with_it(self, value: Any) -> ItCtx:
         return ItCtx(self.base, value)

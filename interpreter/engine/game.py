@@ -61,6 +61,9 @@ class Game:
         self.loop_rules = tuple(loop.get("rules", ()))
         self.cache: dict[str, Any] = {}  # values derived from the state, keyed by `version`
         self._readers: dict[str, Any] = {}  # attribute name -> how to read it from a game object
+        self.attr_hook = self.attr  # bound once; every context hands it to expressions
+        self._to_owner: dict[str, bool] = {}  # zone -> cards entering it go to their owner's side
+        self._keeps: dict[tuple[str, str], bool] = {}  # (from, to) -> the object keeps its identity
         self.triggers = Triggers(self)
         self.continuous = cont.Continuous(self)
         self._always = [p for p in rb.rule_processes if p.when == "always"]
@@ -343,16 +346,20 @@ class Game:
         zdef = self.rb.zones[zone]
         if zdef.shared:
             return None
-        if not any(zone in self.rb.group_sets.get(g, ()) or zone == g for g in self.rb.owner_except_groups):
+        to_owner = self._to_owner.get(zone)
+        if to_owner is None:
+            to_owner = self._to_owner[zone] = not any(
+                zone in self.rb.group_sets.get(g, ()) or zone == g for g in self.rb.owner_except_groups)
+        if to_owner:
             return obj.owner
         return obj.controller if player is None else player
 
     def keeps_identity(self, a: str, b: str) -> bool:
-        for g in self.rb.identity_groups:
-            zs = self.rb.group_sets.get(g, frozenset((g,)))
-            if a in zs and b in zs:
-                return True
-        return False
+        keep = self._keeps.get((a, b))
+        if keep is None:
+            groups = (self.rb.group_sets.get(g, frozenset((g,))) for g in self.rb.identity_groups)
+            keep = self._keeps[(a, b)] = any(a in zs and b in zs for zs in groups)
+        return keep
 
     def move_card(self, obj: GameObject, zone: str, player: int | None, ctx: Ctx, *, position: str = "top",
                   states: dict[str, str] | None = None, mark: str | None = None, under: int | None = None) -> Gen:

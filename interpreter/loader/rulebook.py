@@ -262,7 +262,10 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
                     if memo is None or memo[0] != game.version:
                         memo = (game.version, {})
                         game.cache["functions"] = memo
-                    key = (fid, *(("#", a.oid) if hasattr(a, "oid") else a for a in args))
+                    if len(args) == 1 and args[0].__class__ in _SCALARS:
+                        key: Any = (fid, args[0])  # the usual call: a player
+                    else:
+                        key = (fid, *(("#", a.oid) if hasattr(a, "oid") else a for a in args))
                     try:
                         return memo[1][key]
                     except KeyError:
@@ -494,6 +497,9 @@ def _report_cycles(calls: dict[str, set[str]], what: str, loc_of: Any, comp: Com
 
 def source_map_of(path: Path) -> SourceMap:
     return load_yaml(path)[1]
+
+
+_SCALARS = frozenset({int, str, bool, type(None)})
 
 
 def _set_watches(processes: list[RuleProcess], groups: dict[str, list[str]], bodies: dict[str, Any],

@@ -74,32 +74,42 @@ def applicable(game: Any, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Rule
             watch.changed_all()
             watch.effects = effects
     idle = watch.idle
-    lists = game.cache.get("binding_lists")
-    if lists is None or lists[0] != game.global_version:
-        lists = game.cache["binding_lists"] = (game.global_version, {})
-    for proc in procs:
-        players = _binding_list(proc, proc.players, ctx, lists[1])
-        zones = _binding_list(proc, proc.zones, ctx, lists[1])
-        for p in players:
-            for z in zones:
-                binding = (proc.id, p, z)
-                if binding in idle:
-                    continue
-                pctx = ctx.child(vars={"p": p, "z": z}, rules=proc.rules)
-                if p is not None:
-                    pctx.you = p
-                if proc.cond(pctx):
-                    batch.append((proc, pctx))
-                else:
-                    places = _places(game, proc, p, z)
-                    if places is not None:
-                        watch.mark(binding, places if proc.zone_only else [*places, GLOBALS])
+    for proc, p, z, binding in _bindings(game, procs, ctx):
+        if binding in idle:
+            continue
+        pctx = ctx.child(vars={"p": p, "z": z}, rules=proc.rules)
+        if p is not None:
+            pctx.you = p
+        if proc.cond(pctx):
+            batch.append((proc, pctx))
+        else:
+            places = _places(game, proc, p, z)
+            if places is not None:
+                watch.mark(binding, places if proc.zone_only else [*places, GLOBALS])
     return batch
 
 
+def _bindings(game: Any, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Any, ...]]:
+    """Every (process, player, zone, binding key) to check, in order; kept until the roles change
+    when every process's lists depend on the roles alone."""
+    static = all(proc.static_bindings for proc in procs)
+    cache = game.cache.setdefault("bindings", {})
+    key = id(procs)
+    hit = cache.get(key)
+    if static and hit is not None and hit[0] == game.global_version:
+        return hit[1]
+    lists: dict[Any, list[Any]] = {}  # processes share their binding lists ([first, other(first)])
+    out = []
+    for proc in procs:
+        for p in _binding_list(proc, proc.players, ctx, lists):
+            for z in _binding_list(proc, proc.zones, ctx, lists):
+                out.append((proc, p, z, (proc.id, p, z)))
+    if static:
+        cache[key] = (game.global_version, out)
+    return out
+
+
 def _binding_list(proc: RuleProcess, fn: Any, ctx: Ctx, lists: dict[Any, list[Any]]) -> list[Any]:
-    """The players or zones a process is checked for; lists that depend on the roles alone
-    (`[first, other(first)]`) are kept until the roles change."""
     if fn is None:
         return [None]
     if not proc.static_bindings:

@@ -13,6 +13,8 @@ from interpreter.state.objects import GameObject, Pending
 from interpreter.timing.abilities import ability_key, ability_objects, gate_ok
 from interpreter.timing.watch import event_subject
 
+STATE = " state"  # index key of state triggers (no event is named with a space)
+
 
 class Triggers:
     def __init__(self, game: Any) -> None:
@@ -29,6 +31,8 @@ class Triggers:
             for ab in self.game.cards[card_id].abilities:
                 if ab.kind == "auto":
                     for trig in ab.triggers:
+                        if "state" in trig:
+                            index.setdefault(STATE, []).append((ab, trig))
                         if "event" in trig:
                             index.setdefault(trig["event"], []).append((ab, trig))
                             cond = trig.get("if")
@@ -51,6 +55,8 @@ class Triggers:
                 (obj, ab, trig) for obj in ability_objects(game)
                 for ab, trig in self._by_event(obj.card_id).get(event_type, ())
                 if ab.conditions or gate_ok(obj, ab, game)]
+        if not any(w[1].conditions for w in listed):
+            return list(listed)
         return [w for w in listed if not w[1].conditions or gate_ok(w[0], w[1], game)]
 
     def collect(self, event: dict[str, Any], *, once_per_turn: bool = False, only_player: int | None = None) -> None:
@@ -109,21 +115,18 @@ class Triggers:
         game = self.game
         st = game.state
         for obj in ability_objects(game):
-            for ab in game.cards[obj.card_id].abilities:
-                if ab.kind != "auto" or not gate_ok(obj, ab, game):
+            for ab, trig in self._by_event(obj.card_id).get(STATE, ()):
+                if not gate_ok(obj, ab, game):
                     continue
-                for trig in ab.triggers:
-                    state = trig.get("state")
-                    if state is None:
-                        continue
-                    if any(p.source == obj.oid and p.ability == ab.index for p in st.pending):
-                        continue
-                    ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)
-                    if state(ctx):
-                        st.pending.append(Pending(st.new_id(), obj.oid, obj.card_id, ab.index, obj.controller,
-                                                  {"type": "state"}))
-                        game.log("trigger", f"{game.describe(obj)}: ability {ab.index + 1} triggers (state)",
-                                 ab.rules)
+                state = trig["state"]
+                if any(p.source == obj.oid and p.ability == ab.index for p in st.pending):
+                    continue
+                ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)
+                if state(ctx):
+                    st.pending.append(Pending(st.new_id(), obj.oid, obj.card_id, ab.index, obj.controller,
+                                              {"type": "state"}))
+                    game.log("trigger", f"{game.describe(obj)}: ability {ab.index + 1} triggers (state)",
+                             ab.rules)
 
     def untriggered(self, event_type: str) -> int:
         """Abilities that would trigger on this event and have not yet this turn."""
