@@ -18,7 +18,7 @@ from interpreter.engine.decisions import Decision, IllegalAnswer, Option, check_
 from interpreter.engine.functions import Multiset
 from interpreter.engine.log import LogEntry
 from interpreter.loader.model import CardDef, Rulebook
-from interpreter.state.objects import Effect, GameObject, GameState
+from interpreter.state.objects import Effect, GameObject, GameState, remap
 from interpreter.timing import check_timing as ct
 from interpreter.timing import continuous as cont
 from interpreter.timing import play_timing as pt
@@ -28,6 +28,18 @@ from interpreter.timing.triggers import Triggers
 from interpreter.verbs.registry import Step
 
 Gen = Generator[Any, Any, Any]
+
+
+def _copy_ctx(game: Game, ctx: Ctx, objects: dict[int, GameObject], done: dict[int, Ctx]) -> Ctx:
+    """A context chain for a forked game: same names, cards pointing at the fork's copies (a scope
+    shared by several frames stays shared)."""
+    out = done.get(id(ctx))
+    if out is None:
+        parent = _copy_ctx(game, ctx.parent, objects, done) if ctx.parent is not None else None
+        out = done[id(ctx)] = Ctx(game, parent, vars=remap(ctx.vars, objects), rules=ctx.rules)
+        out.you, out.this, out.event = ctx.you, remap(ctx.this, objects), remap(ctx.event, objects)
+        out.ability, out.node = ctx.ability, ctx.node
+    return out
 
 
 class GameError(RuntimeError):
@@ -41,6 +53,7 @@ class Game:
                  seed: int = 0, *, log: bool = True) -> None:
         self.rb = rb
         self.cards = cards
+        self.decks = decks
         self.seed = seed
         self.state = GameState(num_players=len(decks), rng=random.Random(seed))
         self.state.player_counters = [{} for _ in decks]
@@ -49,46 +62,53 @@ class Game:
         self.cur_node: Any = None
         self.cur_tp: int | None = None
         self.cur_ap: int | None = None
-        self.version = 0  # bumped by every state change; keys caches of derived values
-        self.global_version = 0  # bumped by changes outside zones (roles, variables, turn, statuses)
-        self.zone_version = {z: 0 for z in rb.zones}  # bumped when a zone's cards or their states change
-        self.auto_steps = 0
-        self._collecting: list[tuple[int, str]] | None = None
-        self._in_interrupt = False
         loop = rb.raw.get("infinite_loop") or {}
         self.max_decisions = int(loop.get("max_decisions", 20000))
         self.max_auto_steps = int(loop.get("max_auto_steps", 500000))
         self.loop_rules = tuple(loop.get("rules", ()))
-        self.cache: dict[str, Any] = {}  # values derived from the state, keyed by `version`
-        self._readers: dict[str, Any] = {}  # attribute name -> how to read it from a game object
-        self.attr_hook = self.attr  # bound once; every context hands it to expressions
-        self._to_owner: dict[str, bool] = {}  # zone -> cards entering it go to their owner's side
-        self._keeps: dict[tuple[str, str], bool] = {}  # (from, to) -> the object keeps its identity
-        self.triggers = Triggers(self)
-        self.continuous = cont.Continuous(self)
         self._always = [p for p in rb.rule_processes if p.when == "always"]
         reads = [p.reads_fields for p in rb.rule_processes]
         # Fields rule-process conditions read (None: any): a continuous effect on them wakes every process.
         self.process_fields: frozenset[str] | None = None if None in reads else frozenset().union(*reads)
+        self._to_owner: dict[str, bool] = {}  # zone -> cards entering it go to their owner's side
+        self._keeps: dict[tuple[str, str], bool] = {}  # (from, to) -> the object keeps its identity
         for (zid, zdef) in rb.zones.items():
             if zdef.shared:
                 self.state.zones[(zid, None)] = []
             else:
                 for p in range(len(decks)):
                     self.state.zones[(zid, p)] = []
-        self.idle = rproc.IdleBindings()  # rule-process bindings known false until a place they read changes
         ability_zones = set().union(*rb.ability_zones.values()) if rb.ability_zones else set()
         self.ability_zone_keys = [k for k in self.state.zones if k[0] in ability_zones]
         self.ability_zone_names = sorted(ability_zones)
+        self._start_runtime()
         for p, deck in enumerate(decks):
             for zone, ids in deck.items():
                 for cid in ids:
                     self._create(cid, p, zone)
         self.start_node: str | None = None  # a scenario may start mid-turn instead of at setup
         self.stop_at: str | None = None  # ...and stop when the walk reaches a node
+        self.answers: list[list[str]] = []  # every answer given, in order (forks replay them when they must)
         self._gen: Gen | None = None
         self._decision: Decision | None = None
-        self._answered: Any = None
+
+    def _start_runtime(self) -> None:
+        """The engine's own bookkeeping: values derived from the state (caches, indexes, versions)
+        and where the procedure in progress stands. A fork starts these afresh."""
+        self.version = 0  # bumped by every state change; keys caches of derived values
+        self.global_version = 0  # bumped by changes outside zones (roles, variables, turn, statuses)
+        self.zone_version = {z: 0 for z in self.rb.zones}  # bumped when a zone's cards or their states change
+        self.auto_steps = 0
+        self._collecting: list[tuple[int, str]] | None = None
+        self._in_interrupt = False
+        self.frames: list[list[Any]] = []  # effect-step lists being run, outermost first (see run)
+        self.resume_at: list[tuple[Any, ...]] | None = None  # the pending decision restarts from here (fork)
+        self.cache: dict[str, Any] = {}  # values derived from the state, keyed by `version`
+        self._readers: dict[str, Any] = {}  # attribute name -> how to read it from a game object
+        self.attr_hook = self.attr  # bound once; every context hands it to expressions
+        self.triggers = Triggers(self)
+        self.continuous = cont.Continuous(self)
+        self.idle = rproc.IdleBindings()  # rule-process bindings known false until a place they read changes
 
     # -- objects -----------------------------------------------------------------------
     def _create(self, card_id: str, owner: int, zone: str, states: dict[str, str] | None = None,
@@ -126,7 +146,60 @@ class Game:
         if self._decision is None:
             raise IllegalAnswer("no decision is pending")
         values = check_answer(self._decision, option_ids)
+        self.answers.append(list(option_ids))
+        self.resume_at = None
         self._step(values)
+
+    def fork(self) -> Game:
+        """An independent copy of this game at its pending decision, for search agents: answering
+        it never touches this game, and answering both alike plays the same game.
+
+        At a play timing taken directly by a turn-structure node (where a player chooses an action
+        or passes), the engine's position is only "this node, this step": the copy is a copy of the
+        state, restarted there (the check timing that precedes the choice finds nothing left to do,
+        so the same decision comes back). Elsewhere, the copy replays every answer from the start."""
+        if self._decision is None:
+            raise GameError("fork: no decision is pending (the game is over or has not started)")
+        if self.resume_at is None:
+            return self._replayed()
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.state = self.state.copy()
+        g.state.decisions -= 1  # the pending decision is asked again, and counted again
+        g.entries = list(self.entries)
+        g.answers = list(self.answers)
+        g._start_runtime()
+        done: dict[int, Ctx] = {}
+        g._gen = g._resume([(steps, i, _copy_ctx(g, c, g.state.objects, done)) for steps, i, c in self.resume_at])
+        g._decision = None
+        g._step(None)
+        return g
+
+    def _replayed(self) -> Game:
+        if self.start_node is not None:
+            raise GameError("fork: a game started mid-turn (a scenario) can only be forked at a play timing")
+        g = Game(self.rb, self.cards, self.decks, self.seed, log=self.logging)
+        g.max_decisions, g.max_auto_steps = self.max_decisions, self.max_auto_steps
+        g.advance()
+        for ans in self.answers:
+            g.answer(ans)
+        return g
+
+    def _resume(self, frames: list[tuple[Any, ...]]) -> Gen:
+        """Carry on from copied frames (innermost: restart the asking step), then walk on."""
+        from interpreter.graph.walker import after, walk
+
+        inner: Gen | None = None
+        for k in range(len(frames) - 1, -1, -1):
+            steps, i, ctx = frames[k]
+            inner = self.run(steps, ctx, tail=k > 0, first=i, resume=inner)
+        assert inner is not None
+        yield from inner
+        graph = self.rb.graph
+        if self.state.result is None:
+            nxt = after(self, graph, self.cur_node)
+            if nxt is not None:
+                yield from walk(self, graph, nxt)
 
     def concede(self, player: int) -> None:
         """A player concedes: they lose at once, whatever cards say (the engine's own rule)."""
@@ -154,36 +227,69 @@ class Game:
         yield from walk(self, self.rb.graph, self.start_node)
 
     # -- running effects -----------------------------------------------------------------
-    def run(self, steps: tuple[Step, ...], ctx: Ctx) -> Gen:
-        st = self.state
-        for step in steps:
-            if st.result is not None:
-                return
-            if st.jump is not None and ctx.node is not None:
-                # A jump is pending: the turn structure's own steps stop here (the effect that
-                # asked for the jump still finishes, since its context belongs to no node).
-                return
-            self.auto_steps += 1
-            if self.auto_steps > self.max_auto_steps:
-                self.loop_draw("automatic steps")
-                return
-            try:
-                yield from step.fn(self, step.args, ctx)
-            except GameError:
-                raise
-            except (IllegalAnswer, GeneratorExit):
-                raise
-            except Exception as e:  # noqa: BLE001 - turn data bugs into located errors
-                raise GameError(f"{step.where}: {step.verb}: {e}") from e
+    def run(self, steps: tuple[Step, ...], ctx: Ctx, *, tail: bool = False, first: int = 0,
+            resume: Gen | None = None) -> Gen:
+        """Run effect steps in order.
 
-    def ask(self, decision: Decision, ctx: Ctx) -> Gen:
-        """Yield a decision to the caller of advance() and return the chosen option values."""
+        Each run is a frame on `frames` (steps, current index, context, tail): `tail` says the
+        caller does nothing after this run ends (a template call, a branch), so the frames alone
+        tell where the game stands. A fork restarts a run at `first`, with `resume` standing in for
+        the step that was in progress there."""
+        st = self.state
+        frame = [steps, first, ctx, tail]
+        self.frames.append(frame)
+        try:
+            for i in range(first, len(steps)):
+                if st.result is not None:
+                    return
+                if st.jump is not None and ctx.node is not None:
+                    # A jump is pending: the turn structure's own steps stop here (the effect that
+                    # asked for the jump still finishes, since its context belongs to no node).
+                    return
+                frame[1] = i
+                step = steps[i]
+                if resume is not None:
+                    inner, resume = resume, None
+                    yield from inner
+                    continue
+                self.auto_steps += 1
+                if self.auto_steps > self.max_auto_steps:
+                    self.loop_draw("automatic steps")
+                    return
+                try:
+                    yield from step.fn(self, step.args, ctx)
+                except GameError:
+                    raise
+                except (IllegalAnswer, GeneratorExit):
+                    raise
+                except Exception as e:  # noqa: BLE001 - turn data bugs into located errors
+                    raise GameError(f"{step.where}: {step.verb}: {e}") from e
+        finally:
+            self.frames.pop()
+
+    def ask(self, decision: Decision, ctx: Ctx, *, restartable: bool = False) -> Gen:
+        """Yield a decision to the caller of advance() and return the chosen option values.
+
+        `restartable`: the asking procedure, started afresh in the current state, comes back to
+        this same decision (a play timing). When it runs as a step of a turn-structure node, maybe
+        through template calls, a fork restarts it there instead of replaying the game."""
         self.state.decisions += 1
         if self.state.decisions > self.max_decisions:
             self.loop_draw("decisions")
             return [decision.options[0].value] if decision.min > 0 else []
+        if restartable and self._restartable_here(ctx):
+            self.resume_at = [(steps, i, c) for steps, i, c, _ in self.frames]
         values = yield decision
         return values
+
+    def _restartable_here(self, ctx: Ctx) -> bool:
+        frames = self.frames
+        if not frames or ctx is not frames[-1][2] or self.cur_node is None:
+            return False
+        root = frames[0][2]
+        if root.node is not self.cur_node or root.parent is not None or root.vars:
+            return False  # not the node's own steps, or its steps bound names a restart would lose
+        return all(f[3] for f in frames[1:])
 
     def ask_yes_no(self, player: int, prompt: str, ctx: Ctx) -> Gen:
         d = Decision(player, "yes_no", prompt, [Option("yes", "yes", True), Option("no", "no", False)], 1, 1,

@@ -39,6 +39,25 @@ class GameObject:
     last_fields: dict[str, Any] | None = None  # field values as they were when it left play (LKI)
 
 
+def _copy_object(o: GameObject) -> GameObject:
+    return GameObject(o.oid, o.card_id, o.owner, o.controller, o.zone, o.zone_player, dict(o.states), o.timestamp,
+                      o.entered_turn, o.holder, dict(o.counters), dict(o.marks), set(o.known_to), o.prev_oid,
+                      dict(o.last_fields) if o.last_fields is not None else None)
+
+
+def remap(value: Any, objects: dict[int, GameObject]) -> Any:
+    """The same data with every card in a zone replaced by its copy (containers are new)."""
+    if value.__class__ is GameObject:
+        return objects.get(value.oid, value)
+    if isinstance(value, dict):
+        return {k: remap(v, objects) for k, v in value.items()}
+    if isinstance(value, list):
+        return [remap(v, objects) for v in value]
+    if isinstance(value, tuple):
+        return tuple(remap(v, objects) for v in value)
+    return value
+
+
 @dataclass(slots=True)
 class Pending:
     """A triggered ability waiting for a check timing; one entry is one pending count."""
@@ -106,8 +125,29 @@ class GameState:
         return self.zones[(name, player)]
 
     def copy(self) -> GameState:
-        """A deep copy, used by search agents and what-if checks."""
-        return copy.deepcopy(self)
+        """An independent copy, for search agents and what-if checks (Game.fork).
+
+        Cards in zones are copied; last-known information is shared, since an object never changes
+        once it has left its zone. Every reference to a card kept elsewhere in the state (pending
+        abilities' events, effects' bindings, variables) is pointed at the copied card."""
+        objects = {oid: _copy_object(o) for oid, o in self.objects.items()}
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        out = GameState(self.num_players, rng, objects, {k: list(v) for k, v in self.zones.items()}, dict(self.lki),
+                        dict(self.roles), remap(self.vars, objects), [dict(c) for c in self.player_counters],
+                        self.turn, self.next_id, self.clock)
+        out.pending = [Pending(p.pid, p.source, p.card_id, p.ability, p.master, remap(p.event, objects),
+                               remap(p.created, objects)) for p in self.pending]
+        out.effects = [Effect(e.eid, e.kind, e.spec, e.master, e.source, e.source_card, e.timestamp, e.duration,
+                              e.created_turn, list(e.locked) if e.locked is not None else None, e.uses,
+                              remap(e.bindings, objects)) for e in self.effects]
+        out.ability_uses = dict(self.ability_uses)
+        out.triggered_this_turn = set(self.triggered_this_turn)
+        out.skips = list(self.skips)
+        out.jump = self.jump
+        out.result = copy.deepcopy(self.result)
+        out.decisions = self.decisions
+        return out
 
     def fingerprint(self) -> str:
         """A stable hash of the visible and hidden state, used by replays and golden tests."""

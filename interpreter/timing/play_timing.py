@@ -58,7 +58,8 @@ def play_timing(game: Any, player: int, action_ids: list[str], ctx: Ctx) -> Any:
         if len(options) == 1:
             choice = None
         else:
-            (choice,) = yield from game.ask(Decision(player, "play", "play_timing", options, 1, 1, rules), ctx)
+            (choice,) = yield from game.ask(Decision(player, "play", "play_timing", options, 1, 1, rules), ctx,
+                                            restartable=True)
         if choice is None:
             game.log("pass", f"P{player + 1} passes", rules)
             return

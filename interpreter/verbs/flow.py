@@ -13,7 +13,7 @@ def v_if(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run `then` when `cond` holds, else `else`."""
     branch = a.get("then", ()) if a["cond"](ctx) else a.get("else", ())
     if branch:
-        yield from game.run(branch, ctx)
+        yield from game.run(branch, ctx, tail=True)
 
 
 @verb("repeat", {"times": "expr", "do": "effect", "may_stop": "expr?", "until": "expr?"})
@@ -81,7 +81,7 @@ def v_call(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     # The log cites both the rule that asked for the action and the rules defining it.
     rules = ctx.rules + tuple(r for r in tpl.rules if r not in ctx.rules) if len(ctx.rules) <= 3 else tpl.rules
     inner = ctx.child(vars=params, rules=rules)
-    yield from game.run(tpl.steps, inner)
+    yield from game.run(tpl.steps, inner, tail=True)
 
 
 @verb("log", {"message": "expr"})
@@ -95,4 +95,4 @@ def v_log(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 @verb("cite", {"rules": "rules", "do": "effect"})
 def v_cite(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run steps that apply particular rules, so the log names them (e.g. one rule of a procedure)."""
-    yield from game.run(a["do"], ctx.child(rules=a["rules"]))
+    yield from game.run(a["do"], ctx.child(rules=a["rules"]), tail=True)

@@ -1,0 +1,120 @@
+"""Forks for search agents: a fork plays on exactly as the original would, and never touches it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter.cli.setup import load_game_env
+from interpreter.engine.decisions import Decision
+from interpreter.engine.game import Game, GameError
+
+
+class Answers:
+    """A seeded random answer stream that can be cloned (so a fork and its original agree)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def clone(self) -> Answers:
+        out = Answers(0)
+        out.rng.setstate(self.rng.getstate())
+        return out
+
+    def __call__(self, d: Decision) -> list[str]:
+        return self.rng.sample(d.ids(), self.rng.randint(d.min, d.max))
+
+
+def play(g: Game, answers: Answers) -> None:
+    while (d := g.advance()) is not None:
+        g.answer(answers(d))
+
+
+def summary(g: Game) -> tuple[str, int, list[str], dict | None]:
+    return g.state.fingerprint(), g.state.decisions, [e.text for e in g.entries], g.state.result
+
+
+@pytest.fixture(scope="module", params=["lovelive", "haikyu"])
+def env(request: pytest.FixtureRequest) -> tuple:
+    return load_game_env(request.param, None)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_fork_plays_on_like_the_original(env: tuple, seed: int) -> None:
+    rb, cards, decks = env
+    ref = Game(rb, cards, decks, seed)
+    play(ref, Answers(seed))
+    g = Game(rb, cards, decks, seed)
+    answers = Answers(seed)
+    kinds = {"restart": 0, "replay": 0}
+    n = 0
+    while (d := g.advance()) is not None:
+        n += 1
+        restart = g.resume_at is not None
+        if restart or n % 7 == 0:
+            kinds["restart" if restart else "replay"] += 1
+            fork = g.fork()
+            assert fork.advance() is not None and fork.advance().ids() == d.ids()
+            play(fork, answers.clone())
+            assert summary(fork) == summary(ref)
+        g.answer(answers(d))
+    assert summary(g) == summary(ref)  # playing the forks changed nothing in the original
+    assert kinds["restart"] > 0 and kinds["replay"] > 0
+
+
+def test_fork_is_independent(env: tuple) -> None:
+    rb, cards, decks = env
+    g = Game(rb, cards, decks, 5, log=False)
+    answers = Answers(5)
+    while (d := g.advance()) is not None and g.resume_at is None:
+        g.answer(answers(d))
+    assert d is not None
+    before = g.state.fingerprint(), g.state.decisions, [o.id for o in d.options]
+    fork = g.fork()
+    play(fork, Answers(99))
+    assert fork.state.result is not None
+    assert (g.state.fingerprint(), g.state.decisions, [o.id for o in g.advance().options]) == before
+    # a fork of a fork, too
+    again = g.fork().fork()
+    play(again, answers.clone())
+    play(g, answers)
+    assert again.state.fingerprint() == g.state.fingerprint()
+
+
+def test_state_copy_shares_nothing_mutable(env: tuple) -> None:
+    rb, cards, decks = env
+    g = Game(rb, cards, decks, 3, log=False)
+    answers = Answers(3)
+    for _ in range(30):
+        d = g.advance()
+        if d is None:
+            break
+        g.answer(answers(d))
+    st = g.state
+    cp = st.copy()
+    assert cp.fingerprint() == st.fingerprint()
+    assert not {id(o) for o in cp.objects.values()} & {id(o) for o in st.objects.values()}
+    assert all(cp.zones[k] is not st.zones[k] for k in st.zones)
+    assert cp.rng.random() == st.rng.random()  # same chance from here on, separately drawn
+    obj = next(iter(cp.objects.values()))
+    for s in obj.states:
+        obj.states[s] = "changed"
+    cp.zones[(obj.zone, obj.zone_player)].clear()
+    cp.roles.clear()
+    assert cp.fingerprint() != st.fingerprint()
+    assert st.fingerprint() == g.state.fingerprint()
+    for p in cp.pending:  # cards in pending events are the copy's own
+        for v in p.event.values():
+            if hasattr(v, "oid") and v.oid in cp.objects:
+                assert v is cp.objects[v.oid]
+
+
+def test_fork_needs_a_pending_decision(env: tuple) -> None:
+    rb, cards, decks = env
+    g = Game(rb, cards, decks, 1, log=False)
+    with pytest.raises(GameError, match="no decision is pending"):
+        g.fork()
+    play(g, Answers(1))
+    with pytest.raises(GameError, match="no decision is pending"):
+        g.fork()
