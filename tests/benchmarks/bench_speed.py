@@ -1,17 +1,22 @@
 """Speed benchmark (reports figures; not a test): `python tests/benchmarks/bench_speed.py [GAME] [-n N]`.
 
 Measures, on one core: rulebook load-and-validate time, card load time, random games per second,
-decisions per second, and the peak memory of one game; prints a JSON object.
+decisions per second, the peak memory of one game, and what search agents pay for a copy: a state
+copy, and a fork at a play timing (a restart from the copied state) or elsewhere (a replay of the
+answers so far), as medians over every decision of a few games; prints a JSON object.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import time
 import tracemalloc
 
+from interpreter.agents.base import RandomAgent
 from interpreter.cli.setup import load_game_env
+from interpreter.engine.game import Game
 from interpreter.loader.rulebook import load_rulebook
 from interpreter.sim import play_one
 
@@ -44,13 +49,40 @@ def main() -> None:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
 
+    copies, restarts, replays = _copy_costs(rb, cards, decks, args.seed)
+
     print(json.dumps({
         "game": args.game, "games": args.n,
         "rulebook_load_validate_s": round(load_s, 3), "rulebook_cards_decks_load_s": round(env_s, 3),
         "games_per_second": round(args.n / dt, 1), "decisions_per_second": round(decisions / dt),
         "mean_decisions": round(decisions / args.n, 1), "mean_turns": round(turns / args.n, 2),
         "peak_memory_one_game_kib": round(peak / 1024),
+        "state_copy_ms": _median_ms(copies),
+        "fork_at_play_timing_ms": _median_ms(restarts), "forks_at_play_timing": len(restarts),
+        "fork_by_replay_ms": _median_ms(replays), "forks_by_replay": len(replays),
     }, indent=2))
+
+
+def _copy_costs(rb, cards, decks, seed: int, games: int = 5) -> tuple[list[float], list[float], list[float]]:  # noqa: ANN001
+    copies: list[float] = []
+    restarts: list[float] = []
+    replays: list[float] = []
+    for i in range(games):
+        g = Game(rb, cards, decks, seed + i, log=False)
+        agent = RandomAgent(seed + i)
+        while (d := g.advance()) is not None:
+            t0 = time.perf_counter()
+            g.state.copy()
+            copies.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            g.fork()
+            (restarts if g.resume_at is not None else replays).append(time.perf_counter() - t0)
+            g.answer(agent.decide(d, {}))
+    return copies, restarts, replays
+
+
+def _median_ms(xs: list[float]) -> float | None:
+    return round(statistics.median(xs) * 1000, 3) if xs else None
 
 
 if __name__ == "__main__":
