@@ -34,6 +34,7 @@ class Continuous:
         self.version = -1
         self.entries: list[Entry] = []
         self._gen = 0  # bumped when a rebuild changes what the effects do
+        self._holders: tuple[Any, list[Any]] = (None, [])
         self._last: list[Any] = []
         self.building = False
         cfg = (game.rb.timing.get("continuous") or {}).get("layers") or []
@@ -75,12 +76,12 @@ class Continuous:
     def may_change(self, fields: frozenset[str] | None) -> bool:
         """Whether a card's continuous ability or a current effect can modify one of these fields
         (None: any field)."""
-        effects = [e for e in self.game.state.effects if e.kind == "continuous"]
+        effects = self.game.state.effects
         if fields is None:
             return self.any_sources or bool(effects) or bool(self._last)
         if self.card_fields & fields or self._last and any(f in fields for f, _, _, _ in self._last):
             return True
-        return any(f in fields for e in effects for f, _, _ in e.spec.get("modify", []))
+        return any(f in fields for e in effects if e.kind == "continuous" for f, _, _ in e.spec.get("modify", []))
 
     def generation(self) -> int:
         """A number that changes whenever continuous effects change a field of some card."""
@@ -99,18 +100,24 @@ class Continuous:
         return any(obj.oid in e.affected for e in self.entries)
 
     def _sources(self) -> list[tuple[int, dict[str, Any], Ctx, set[int] | None]]:
-        from interpreter.timing.abilities import ability_objects, gate_ok
+        from interpreter.timing.abilities import ability_key, ability_objects, gate_ok
 
         game = self.game
         out = []
         if self.any_sources:
-            for obj in ability_objects(game):
-                for ab in game.cards[obj.card_id].abilities:
-                    if ab.kind == "continuous" and ab.continuous and gate_ok(obj, ab, game):
-                        cond = ab.continuous.get("if")
-                        ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)
-                        if cond is None or cond(ctx):
-                            out.append((obj.timestamp, ab.continuous, ctx, None))
+            key = ability_key(game)
+            if self._holders[0] != key:
+                # Cards with continuous abilities among those whose abilities work (kept while
+                # the zones where abilities work are unchanged).
+                self._holders = (key, [(obj, ab) for obj in ability_objects(game)
+                                       for ab in game.cards[obj.card_id].abilities
+                                       if ab.kind == "continuous" and ab.continuous])
+            for obj, ab in self._holders[1]:
+                if gate_ok(obj, ab, game):
+                    cond = ab.continuous.get("if")
+                    ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)
+                    if cond is None or cond(ctx):
+                        out.append((obj.timestamp, ab.continuous, ctx, None))
         for eff in game.state.effects:
             if eff.kind == "continuous":
                 ctx = Ctx(game, None, you=eff.master, this=game.state.objects.get(eff.source),
