@@ -618,7 +618,6 @@ class Game:
             self.idle.changed((target.zone, target.zone_player))
         else:
             self.global_version += 1
-            self.idle.changed(rproc.GLOBALS)
 
     def add_effect(self, kind: str, spec: dict[str, Any], ctx: Ctx, duration: str | None,
                    locked: list[int] | None = None) -> Effect:

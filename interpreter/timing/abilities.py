@@ -55,7 +55,7 @@ def ability_objects(game: Any, player: int | None = None) -> list[GameObject]:
             objs = [o for o in objs if o.oid not in negated]
             if negated:
                 # Continuous effects read while negation was being worked out saw every ability.
-                game.continuous.version = -1
+                game.continuous.invalidate()
         cache = (key, objs)
         game.cache["ability_objects"] = cache
     if player is None:

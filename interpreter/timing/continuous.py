@@ -73,6 +73,11 @@ class Continuous:
                     base = (base or 0) + v
         return base
 
+    def invalidate(self) -> None:
+        """Forget what was worked out (abilities that work turned out to be negated)."""
+        self.version = -1
+        self._holders = (None, [])
+
     def may_change(self, fields: frozenset[str] | None) -> bool:
         """Whether a card's continuous ability or a current effect can modify one of these fields
         (None: any field)."""

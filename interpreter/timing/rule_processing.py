@@ -9,16 +9,17 @@ from interpreter.engine.context import Ctx
 from interpreter.loader.model import RuleProcess
 from interpreter.timing.watch import ANY_PLAYER, ZONE_VAR
 
-GLOBALS = ("", None)  # the place standing for everything outside zones
-
 
 class IdleBindings:
     """Rule-process bindings whose condition was false, until a (zone, player) place they read
-    changes. The game reports every change to a place (`changed`) and every change outside zones
-    (`changed_all`: roles, turn, variables, statuses); a change to what continuous effects make of
-    cards clears everything too. A condition that reads only zones ignores changes outside them.
-    Rule processes are checked after every action, and almost always
-    nothing they read has changed."""
+    changes. Rule processes are checked after every action, and almost always nothing they read
+    has changed.
+
+    Only conditions that read nothing but zones, cards and their bound player and zone are kept
+    (`RuleProcess.zone_only`): the game reports every change to a place (`changed`), and a change
+    to what continuous effects make of cards clears everything (`changed_all`). A condition that
+    reads a variable, a status, a pending ability, the turn or a positional name such as `you` or
+    `node` is evaluated every time, since those change in many places that report nothing."""
 
     __slots__ = ("idle", "readers", "effects")
 
@@ -82,10 +83,10 @@ def applicable(game: Any, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Rule
             pctx.you = p
         if proc.cond(pctx):
             batch.append((proc, pctx))
-        else:
+        elif proc.zone_only:
             places = _places(game, proc, p, z)
             if places is not None:
-                watch.mark(binding, places if proc.zone_only else [*places, GLOBALS])
+                watch.mark(binding, places)
     return batch
 
 
