@@ -80,7 +80,7 @@ class Game:
                     self.state.zones[(zid, p)] = []
         ability_zones = set().union(*rb.ability_zones.values()) if rb.ability_zones else set()
         self.ability_zone_keys = [k for k in self.state.zones if k[0] in ability_zones]
-        self.ability_zone_names = sorted(ability_zones)
+        self.ability_zone_set = frozenset(ability_zones)
         self._start_runtime()
         for p, deck in enumerate(decks):
             for zone, ids in deck.items():
@@ -98,6 +98,7 @@ class Game:
         self.version = 0  # bumped by every state change; keys caches of derived values
         self.global_version = 0  # bumped by changes outside zones (roles, variables, turn, statuses)
         self.zone_version = {z: 0 for z in self.rb.zones}  # bumped when a zone's cards or their states change
+        self.ability_version = 0  # ...when a zone where abilities work changes
         self.auto_steps = 0
         self._collecting: list[tuple[int, str]] | None = None
         self._in_interrupt = False
@@ -489,10 +490,8 @@ class Game:
         carried = [st.objects[i] for i in src if st.objects[i].holder == obj.oid] if keep else []
         seers = {p for p in range(st.num_players) if self.can_see(obj, p)}
         self.version += 1
-        self.zone_version[old_zone] += 1
-        self.zone_version[zone] += 1
-        self.idle.changed((old_zone, old_player))
-        self.idle.changed((zone, dest_player))
+        self.place_changed(old_zone, old_player)
+        self.place_changed(zone, dest_player)
         if keep:
             old = GameObject(obj.oid, obj.card_id, obj.owner, obj.controller, obj.zone, obj.zone_player,
                              dict(obj.states), obj.timestamp, obj.entered_turn, obj.holder, dict(obj.counters),
@@ -555,8 +554,7 @@ class Game:
         for i in ids:
             self.state.objects[i].known_to.clear()
         self.version += 1
-        self.zone_version[zone] += 1
-        self.idle.changed(key)
+        self.place_changed(*key)
         self.log("shuffle", f"P{(player or 0) + 1} shuffles {zone} ({len(ids)} cards)", ctx.rules, chance=True)
 
     def set_state(self, obj: GameObject, state: str, value: str, ctx: Ctx) -> None:
@@ -564,8 +562,7 @@ class Game:
             return
         obj.states[state] = value
         self.version += 1
-        self.zone_version[obj.zone] += 1
-        self.idle.changed((obj.zone, obj.zone_player))
+        self.place_changed(obj.zone, obj.zone_player)
         if self.logging:
             self.log("state", f"{self.describe(obj)} becomes {value}", ctx.rules)
         self.emit({"type": "state_changed", "card": obj, "state": state, "value": value}, ctx)
@@ -610,12 +607,18 @@ class Game:
         self.log("cancel", f"{len(gone)} pending abilit{'y' if one else 'ies'}{of} {'vanishes' if one else 'vanish'}",
                  ctx.rules)
 
+    def place_changed(self, zone: str, player: int | None) -> None:
+        """A zone's cards, or their states, changed: what was derived from that zone is stale."""
+        self.zone_version[zone] += 1
+        self.idle.changed((zone, player))
+        if zone in self.ability_zone_set:
+            self.ability_version += 1
+
     def touched(self, target: Any = None) -> None:
         """Record a change made outside move/set_state: to a card (its zone) or to the game."""
         self.version += 1
         if isinstance(target, GameObject):
-            self.zone_version[target.zone] += 1
-            self.idle.changed((target.zone, target.zone_player))
+            self.place_changed(target.zone, target.zone_player)
         else:
             self.global_version += 1
 

@@ -17,8 +17,7 @@ def ability_key(game: Any) -> Any:
     for e in st.effects:
         if e.kind == "continuous" and e.spec.get("negate"):
             return ("all", game.version)
-    zv = game.zone_version
-    return tuple([zv[z] for z in game.ability_zone_names])
+    return game.ability_version
 
 
 def ability_objects(game: Any, player: int | None = None) -> list[GameObject]:
