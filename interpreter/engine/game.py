@@ -97,8 +97,7 @@ class Game:
         and where the procedure in progress stands. A fork starts these afresh."""
         self.version = 0  # bumped by every state change; keys caches of derived values
         self.global_version = 0  # bumped by changes outside zones (roles, variables, turn, statuses)
-        self.zone_version = {z: 0 for z in self.rb.zones}  # bumped when a zone's cards or their states change
-        self.ability_version = 0  # ...when a zone where abilities work changes
+        self.ability_version = 0  # bumped when a zone where abilities work changes
         self.auto_steps = 0
         self._collecting: list[tuple[int, str]] | None = None
         self._in_interrupt = False
@@ -609,7 +608,6 @@ class Game:
 
     def place_changed(self, zone: str, player: int | None) -> None:
         """A zone's cards, or their states, changed: what was derived from that zone is stale."""
-        self.zone_version[zone] += 1
         self.idle.changed((zone, player))
         if zone in self.ability_zone_set:
             self.ability_version += 1

@@ -54,8 +54,8 @@ class RuleProcess:
     zones: Fn | None
     cond: Fn
     steps: tuple[Step, ...]
-    watch: tuple[str, ...] | None = None  # zones its condition reads (None: cannot tell)
-    # ...per (zone, player) for one binding: zone name or "$z", player "$p", None or "*"
+    # The (zone, player) places its condition reads for one binding: a zone name or "$z", and the
+    # player "$p", None (a shared zone) or "*" (any player); None: cannot tell.
     watch_keys: tuple[tuple[str, str | None], ...] | None = None
     reads_fields: frozenset[str] | None = None  # attributes its condition reads (None: any)
     static_bindings: bool = False  # its binding lists depend on the roles alone

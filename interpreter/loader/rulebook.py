@@ -504,8 +504,8 @@ _SCALARS = frozenset({int, str, bool, type(None)})
 
 def _set_watches(processes: list[RuleProcess], groups: dict[str, list[str]], bodies: dict[str, Any],
                  roles: set[str]) -> None:
-    """Record which zones each rule process reads, so unchanged ones are not re-evaluated."""
-    from interpreter.timing.watch import fields_read, literal_zones, role_only, zone_keys_read, zone_only, zones_read
+    """Record what each rule process reads, so unchanged ones are not re-evaluated."""
+    from interpreter.timing.watch import fields_read, role_only, zone_keys_read, zone_only
 
     for proc in processes:
         cond_ast = getattr(proc.cond, "ast", None)
@@ -516,14 +516,6 @@ def _set_watches(processes: list[RuleProcess], groups: dict[str, list[str]], bod
         proc.zone_only = zone_only(cond_ast, {"p", "z"})
         proc.static_bindings = all(role_only(fn.ast, roles) for fn in (proc.players, proc.zones)
                                    if fn is not None and hasattr(fn, "ast"))
-        bound: dict[str, set[str]] = {}
-        if proc.zones is not None:
-            zs = literal_zones(getattr(proc.zones, "ast", None), groups) if hasattr(proc.zones, "ast") else None
-            if zs is None:
-                continue
-            bound["z"] = zs
-        read = zones_read(cond_ast, groups, bodies, bound)
-        proc.watch = tuple(sorted(read)) if read is not None else None
         keys = zone_keys_read(cond_ast, groups, bodies, "z" if proc.zones is not None else None,
                               "p" if proc.players is not None else None)
         proc.watch_keys = tuple(sorted(keys, key=str)) if keys is not None else None

@@ -1,10 +1,10 @@
-"""Which zones a condition reads, found statically, so unchanged conditions need no re-check.
+"""What conditions read, found statically, so that conditions nothing has changed for need no re-check.
 
 Rule processes are checked at every check timing and (for interrupts) after every action; most
-of the time none of the zones they read has changed since they last found nothing to do. A
-condition that reads a zone we cannot name statically is treated as reading every zone.
+of the time none of the places they read has changed since they last found nothing to do. Each
+analysis answers conservatively: a zone, field or name it cannot pin down counts as "anything".
+Triggers use one more: the event key a condition requires to be its own card.
 """
-
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
@@ -20,30 +20,6 @@ VALUE_FUNCS = {"other", "players", "zones_in", "min", "max", "abs", "len", "coun
 ALL = None
 
 
-def zones_read(ast: Any, groups: Mapping[str, list[str]], bodies: Mapping[str, Any],
-               bound: Mapping[str, set[str]], seen: frozenset[str] = frozenset()) -> set[str] | None:
-    out: set[str] = set()
-    for node in walk(ast):
-        if not isinstance(node, Call):
-            continue
-        if node.name in ZONE_FUNCS:
-            arg = node.args[ZONE_FUNCS[node.name]] if node.args else None
-            if isinstance(arg, Literal) and isinstance(arg.value, str):
-                out.update(groups.get(arg.value, [arg.value]) if arg.value in groups else [arg.value])
-            elif isinstance(arg, Name) and arg.name in bound:
-                out.update(bound[arg.name])
-            else:
-                return ALL
-        elif node.name in bodies:
-            if node.name in seen:
-                return ALL
-            inner = zones_read(bodies[node.name], groups, bodies, {}, seen | {node.name})
-            if inner is None:
-                return ALL
-            out |= inner
-    return out
-
-
 ZONE_VAR = "$z"  # the zone a rule process is bound to (for_each_zone)
 PLAYER_VAR = "$p"  # the player a rule process is bound to (for_each_player)
 ANY_PLAYER = "*"
@@ -52,8 +28,9 @@ ANY_PLAYER = "*"
 def zone_keys_read(ast: Any, groups: Mapping[str, list[str]], bodies: Mapping[str, Any],
                    zone_var: str | None = None, player_var: str | None = None,
                    seen: frozenset[str] = frozenset()) -> set[tuple[str, str | None]] | None:
-    """Like `zones_read`, per (zone, player): the zone is a name or ZONE_VAR, the player is
-    PLAYER_VAR (the bound player), None (a shared zone) or ANY_PLAYER. None: cannot tell."""
+    """The (zone, player) places a condition reads: the zone is a name or ZONE_VAR, the player is
+    PLAYER_VAR (the bound player), None (a shared zone) or ANY_PLAYER. None: cannot tell (a zone
+    given by an expression, a recursive function)."""
     out: set[tuple[str, str | None]] = set()
     for node in walk(ast):
         if not isinstance(node, Call):
@@ -128,19 +105,6 @@ def role_only(ast: Any, roles: Collection[str]) -> bool:
         if isinstance(node, Attr) or (isinstance(node, Call) and node.name not in VALUE_FUNCS):
             return False
     return True
-
-
-def literal_zones(ast: Any, groups: Mapping[str, list[str]]) -> set[str] | None:
-    """Zones named by a zone-list expression such as zones_in('member_area')."""
-    out: set[str] = set()
-    for node in walk(ast):
-        if isinstance(node, Call) and node.name == "zones_in":
-            arg = node.args[0] if node.args else None
-            if isinstance(arg, Literal) and isinstance(arg.value, str):
-                out.update(groups.get(arg.value, []))
-            else:
-                return ALL
-    return out or ALL
 
 
 def _conjuncts(ast: Any) -> list[Any]:
