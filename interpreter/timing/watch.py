@@ -13,7 +13,7 @@ from typing import Any
 from interpreter.expr import walk
 from interpreter.expr.nodes import Attr, Binary, Call, Compare, Literal, Name
 
-ZONE_FUNCS = {"cards": 0, "cards_in": 0, "top": 0, "bottom": 0}
+ZONE_FUNCS = {"cards", "cards_in", "top", "bottom"}  # read a zone: (zone, player, ...)
 FIELD_FUNCS = {"field", "printed"}  # read a field named by an argument
 # Functions of their arguments only.
 VALUE_FUNCS = {"other", "players", "zones_in", "min", "max", "abs", "len", "count", "sum"}
@@ -80,7 +80,7 @@ def fields_read(ast: Any, bodies: Mapping[str, Any], seen: frozenset[str] = froz
     return out
 
 
-ZONE_PURE_FUNCS = VALUE_FUNCS | set(ZONE_FUNCS) | {
+ZONE_PURE_FUNCS = VALUE_FUNCS | ZONE_FUNCS | {
     "in_group", "any", "all", "merge", "newest", "holder_present", "under", "str", "names", "has_name",
     "printed", "field", "origin", "as_list"}  # read only their arguments, cards and zones
 
