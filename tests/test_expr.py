@@ -251,6 +251,53 @@ def test_nested_where_rebinds_it() -> None:
     assert ev("[[1, 2], [3]] select (it select it * 2)") == [[2, 4], [6]]
 
 
+# Where/select bodies run as `g(env, it)` for the common shapes and fall back to the plain closure in
+# `env.with_it(it)` otherwise; both must give the same values and the same errors (message, offset).
+_ITEMS = [{"a": 1, "b": {"c": 2}, "t": "x", "n": [1, 2]}, {"a": 2, "b": {"c": 0}, "t": "y", "n": []},
+          {"a": 0, "b": None, "t": "x", "n": [3]}, {"a": 1, "b": {"c": 2}, "t": None, "n": [2]}]
+_BODIES = [
+    "it", "it.a", "it.b.c", "it.missing", "it.a == 1", "it.a != 1", "it.t == k", "it.t != k", "it == it",
+    "it.a == 1 and it.t == 'x'", "it.a == 1 or it.t == 'y'", "not it.a", "not (it.a == 2 or it.b == null)",
+    "if it.a == 1 then it.t else k", "1", "k == 'x'", "it.a > 0", "it.a + 1", "count(it.n) > 0",
+    "count(it.n where it > 1)", "count(xs where it.a == 1) + it.a", "it.b.c == 2 and k in [it.t, 'z']",
+    "it.a == 1 and item() == it", "k == 'x' and count(item().n) > 0",
+]
+
+
+def _item(env: Env) -> Any:
+    return env.lookup("it")  # a function given the environment may read the current item
+
+
+FUNCS_IT = {**FUNCS, "item": FuncSpec("item", _item, 0, 0, pass_env=True)}
+
+
+def _per_item(body: str, op: str, k: Any = "x") -> Any:
+    """The body evaluated on each item through `with_it`, as `where`/`select` define it."""
+    compiled = compile_expr(body, names={"it", "k", "xs"}, functions=FUNCS_IT)
+    env = DictEnv({"k": k, "xs": _ITEMS})
+    values = [compiled(env.with_it(x)) for x in _ITEMS]
+    return [x for x, v in zip(_ITEMS, values, strict=True) if v] if op == "where" else values
+
+
+@pytest.mark.parametrize("body", _BODIES)
+@pytest.mark.parametrize("op", ["where", "select"])
+def test_where_select_bodies_match_per_item_evaluation(body: str, op: str) -> None:
+    got = compile_expr(f"xs {op} {body}", functions=FUNCS_IT)(DictEnv({"k": "x", "xs": _ITEMS}))
+    assert got == _per_item(body, op)
+
+
+@pytest.mark.parametrize("body", ["it.a.z", "it.a.z == 1", "it.a + it.t", "it.b.c.d and true", "not it.a.z",
+                                  "it.t != null and it.a.q"])
+def test_where_body_errors_match_per_item_evaluation(body: str) -> None:
+    src = f"xs where {body}"
+    with pytest.raises(ExprRuntimeError) as info:
+        compile_expr(src)(DictEnv({"xs": _ITEMS}))
+    with pytest.raises(ExprRuntimeError) as plain:
+        _per_item(body, "where")
+    assert (info.value.message, info.value.offset) == (plain.value.message, plain.value.offset + len("xs where "))
+    assert info.value.src == src
+
+
 def test_where_accepts_tuples_and_rejects_non_lists() -> None:
     assert ev("xs where it > 1", xs=(1, 2, 3)) == [2, 3]
     with pytest.raises(ExprRuntimeError, match="'where' needs a list on its left, got null"):

@@ -29,11 +29,15 @@ from .nodes import (
     Select,
     Unary,
     Where,
+    children,
 )
 from .parser import parse
 
 Evaluator = Callable[[Env], Any]
 """A compiled (sub-)expression."""
+
+ItemEvaluator = Callable[[Env, Any], Any]
+"""A compiled where/select body: the environment and the current item."""
 
 
 @dataclass(frozen=True)
@@ -556,7 +560,7 @@ class _Compiler:
         items, offset = self.compile(node.items), node.offset
         self.it_depth += 1
         try:
-            body = self.compile(node.cond if isinstance(node, Where) else node.expr)
+            body = self.item(node.cond if isinstance(node, Where) else node.expr)
         finally:
             self.it_depth -= 1
         f: Evaluator
@@ -566,8 +570,7 @@ class _Compiler:
                 xs = items(env)
                 if type(xs) is not list:
                     xs = _as_items(xs, "where", offset)
-                with_it = env.with_it
-                return [x for x in xs if body(with_it(x))]
+                return [x for x in xs if body(env, x)]
 
         else:
 
@@ -575,10 +578,96 @@ class _Compiler:
                 xs = items(env)
                 if type(xs) is not list:
                     xs = _as_items(xs, "select", offset)
-                with_it = env.with_it
-                return [body(with_it(x)) for x in xs]
+                return [body(env, x) for x in xs]
 
         return f
+
+    # -- where/select bodies ---------------------------------------------------------------------
+
+    def item(self, node: Node) -> ItemEvaluator:
+        """A where/select body as ``g(env, it)``: the item is an argument, so the common shapes
+        (``it.x``, comparisons, and/or/not) build no environment per item. Other shapes that read
+        ``it`` run the plain closure in ``env.with_it(it)``; both give the same values and errors."""
+        f = self.compile(node)  # checks and records names, folds constants; also the fallback
+        if f in self.consts:
+            value = self.consts[f]
+            return lambda env, it: value
+        if not self.reads_item(node):
+            return lambda env, it: f(env)
+        if isinstance(node, Name):
+            return lambda env, it: it
+        if isinstance(node, Attr):
+            return self.item_attr(node)
+        if isinstance(node, Compare) and node.op in ("==", "!="):
+            return self.item_equal(node)
+        if isinstance(node, Binary) and node.op in ("and", "or"):
+            left, right = self.item(node.left), self.item(node.right)
+            if node.op == "and":
+                return lambda env, it: True if left(env, it) and right(env, it) else False
+            return lambda env, it: True if left(env, it) or right(env, it) else False
+        if isinstance(node, Unary) and node.op == "not":
+            operand = self.item(node.operand)
+            return lambda env, it: not operand(env, it)
+        if isinstance(node, Cond):
+            test, then, orelse = self.item(node.test), self.item(node.then), self.item(node.orelse)
+            return lambda env, it: then(env, it) if test(env, it) else orelse(env, it)
+        return lambda env, it: f(env.with_it(it))
+
+    def reads_item(self, node: Node) -> bool:
+        """Whether evaluating ``node`` may read the current item: it names ``it``, or it calls a
+        function given the environment (which may look ``it`` up), outside nested where/select
+        bodies (those bind their own item)."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if isinstance(current, Name):
+                if current.name == IT:
+                    return True
+            elif isinstance(current, Call):
+                spec = self.functions.get(current.name)
+                if spec is not None and spec.pass_env:
+                    return True
+                stack.extend(current.args)
+            elif isinstance(current, Where | Select):
+                stack.append(current.items)
+            else:
+                stack.extend(children(current))
+        return False
+
+    def item_attr(self, node: Attr) -> ItemEvaluator:
+        name, offset = node.name, node.offset
+        if isinstance(node.obj, Name):  # `it.x`
+
+            def direct(env: Env, it: Any) -> Any:
+                try:
+                    return env.attr(it, name)
+                except ExprRuntimeError as err:
+                    _locate(err, offset)
+                    raise
+
+            return direct
+        obj = self.item(node.obj)
+
+        def g(env: Env, it: Any) -> Any:
+            try:
+                return env.attr(obj(env, it), name)
+            except ExprRuntimeError as err:
+                _locate(err, offset)
+                raise
+
+        return g
+
+    def item_equal(self, node: Compare) -> ItemEvaluator:
+        left, right = self.item(node.left), self.compile(node.right)
+        if right in self.consts:
+            value = self.consts[right]
+            if node.op == "==":
+                return lambda env, it: left(env, it) == value
+            return lambda env, it: left(env, it) != value
+        r = self.item(node.right)
+        if node.op == "==":
+            return lambda env, it: left(env, it) == r(env, it)
+        return lambda env, it: left(env, it) != r(env, it)
 
     def cond(self, node: Cond) -> Evaluator:
         test, then, orelse = self.compile(node.test), self.compile(node.then), self.compile(node.orelse)
