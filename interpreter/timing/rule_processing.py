@@ -75,9 +75,7 @@ def applicable(game: Any, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Rule
             watch.changed_all()
             watch.effects = effects
     idle = watch.idle
-    for proc, p, z, binding in _bindings(game, procs, ctx):
-        if binding in idle:
-            continue
+    for proc, p, z, binding in [b for b in _bindings(game, procs, ctx) if b[3] not in idle]:
         pctx = ctx.child(vars={"p": p, "z": z}, rules=proc.rules)
         if p is not None:
             pctx.you = p

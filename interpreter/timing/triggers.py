@@ -47,15 +47,16 @@ class Triggers:
         if cache.get("key") != key:
             cache.clear()
             cache["key"] = key
-        listed = cache.get(event_type)
-        if listed is None:
+        hit = cache.get(event_type)
+        if hit is None:
             # Who waits for this event, as long as the working abilities stay the same; an
             # ability with conditions (icons, states) is re-checked at each event.
-            listed = cache[event_type] = [
-                (obj, ab, trig) for obj in ability_objects(game)
-                for ab, trig in self._by_event(obj.card_id).get(event_type, ())
-                if ab.conditions or gate_ok(obj, ab, game)]
-        if not any(w[1].conditions for w in listed):
+            listed = [(obj, ab, trig) for obj in ability_objects(game)
+                      for ab, trig in self._by_event(obj.card_id).get(event_type, ())
+                      if ab.conditions or gate_ok(obj, ab, game)]
+            hit = cache[event_type] = (listed, any(w[1].conditions for w in listed))
+        listed, conditional = hit
+        if not conditional:
             return list(listed)
         return [w for w in listed if not w[1].conditions or gate_ok(w[0], w[1], game)]
 
@@ -75,8 +76,7 @@ class Triggers:
         for obj, ab, trig in watchers:
             if only_player is not None and obj.controller != only_player:
                 continue
-            key = f"{obj.oid}:{ab.index}:{etype}"
-            if once_per_turn and key in st.triggered_this_turn:
+            if once_per_turn and f"{obj.oid}:{ab.index}:{etype}" in st.triggered_this_turn:
                 continue
             cond = trig.get("if")
             if cond is not None:
@@ -89,7 +89,7 @@ class Triggers:
                 ctx = Ctx(game, None, you=obj.controller, this=obj, event=event, rules=ab.rules)
                 if not cond(ctx):
                     continue
-            st.triggered_this_turn.add(key)
+            st.triggered_this_turn.add(f"{obj.oid}:{ab.index}:{etype}")
             st.pending.append(Pending(st.new_id(), obj.oid, obj.card_id, ab.index, obj.controller, event))
             game.log("trigger", f"{game.describe(obj)}: ability {ab.index + 1} triggers", ab.rules)
         for eff in list(st.effects):
