@@ -74,9 +74,11 @@ def v_set_var(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 def v_call(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run an effect template with parameters evaluated in the caller's scope."""
     tpl = game.rb.templates[a["template"]]
-    params = {name: default(ctx) for name, default in tpl.defaults.items()}
+    # A default is evaluated only for a parameter the call leaves out.
+    params = {name: (a[name] if name in a and name != "template" else default)(ctx)
+              for name, default in tpl.defaults.items()}
     for k, f in a.items():
-        if k != "template":
+        if k != "template" and k not in params:
             params[k] = f(ctx)
     # The log cites both the rule that asked for the action and the rules defining it.
     rules = ctx.rules + tuple(r for r in tpl.rules if r not in ctx.rules) if len(ctx.rules) <= 3 else tpl.rules
