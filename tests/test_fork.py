@@ -41,26 +41,37 @@ def env(request: pytest.FixtureRequest) -> tuple:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_fork_plays_on_like_the_original(env: tuple, seed: int) -> None:
+@pytest.mark.parametrize("checkpoints", [None, False])
+def test_fork_plays_on_like_the_original(env: tuple, seed: int, checkpoints: bool | None) -> None:
+    """Forks at every play timing and at other decisions (all of them, or every 7th); there a fork
+    starts from the last play timing kept (checkpoints, on from the first fork) or replays the game
+    from the start (checkpoints off)."""
     rb, cards, decks = env
     ref = Game(rb, cards, decks, seed)
     play(ref, Answers(seed))
     g = Game(rb, cards, decks, seed)
+    g.checkpoints = checkpoints
     answers = Answers(seed)
-    kinds = {"restart": 0, "replay": 0}
+    kinds = {"restart": 0, "checkpoint": 0, "replay": 0}
     n = 0
     while (d := g.advance()) is not None:
         n += 1
         restart = g.resume_at is not None
-        if restart or n % 7 == 0:
-            kinds["restart" if restart else "replay"] += 1
+        if restart or checkpoints is None or n % 7 == 0:
+            kinds["restart" if restart else "checkpoint" if g._checkpoint is not None else "replay"] += 1
             fork = g.fork()
             assert fork.advance() is not None and fork.advance().ids() == d.ids()
+            assert fork.state.decisions == g.state.decisions and fork.answers == g.answers
             play(fork, answers.clone())
             assert summary(fork) == summary(ref)
+            assert fork._checkpoint is None  # playing a fork out keeps no checkpoints
         g.answer(answers(d))
     assert summary(g) == summary(ref)  # playing the forks changed nothing in the original
-    assert kinds["restart"] > 0 and kinds["replay"] > 0
+    assert kinds["restart"] > 0
+    if checkpoints is None:
+        assert kinds["checkpoint"] > 0
+    else:
+        assert kinds["replay"] > 0 and kinds["checkpoint"] == 0
 
 
 def test_fork_is_independent(env: tuple) -> None:

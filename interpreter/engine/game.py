@@ -89,6 +89,10 @@ class Game:
         self.start_node: str | None = None  # a scenario may start mid-turn instead of at setup
         self.stop_at: str | None = None  # ...and stop when the walk reaches a node
         self.answers: list[list[str]] = []  # every answer given, in order (forks replay them when they must)
+        # Keep a restartable copy at each play timing so forks elsewhere replay only the answers
+        # since (None: from the first fork on; a search agent forks again and again).
+        self.checkpoints: bool | None = None
+        self._checkpoint: tuple[int, Game] | None = None  # (answers given, a copy paused there)
         self._gen: Gen | None = None
         self._decision: Decision | None = None
 
@@ -157,17 +161,35 @@ class Game:
         At a play timing taken directly by a turn-structure node (where a player chooses an action
         or passes), the engine's position is only "this node, this step": the copy is a copy of the
         state, restarted there (the check timing that precedes the choice finds nothing left to do,
-        so the same decision comes back). Elsewhere, the copy replays every answer from the start."""
+        so the same decision comes back). Elsewhere, the copy starts from the last such play timing
+        this game kept (see `checkpoints`) and replays the answers given since; with none kept, it
+        replays every answer from the start. A fork keeps no checkpoints until it is forked itself,
+        so playing a fork out costs what playing a game costs."""
         if self._decision is None:
             raise GameError("fork: no decision is pending (the game is over or has not started)")
-        if self.resume_at is None:
-            return self._replayed()
+        if self.checkpoints is None:
+            self.checkpoints = True
+        if self.resume_at is not None:
+            return self._restarted()
+        if self._checkpoint is not None:
+            given, paused = self._checkpoint
+            g = paused._restarted()
+            for ans in self.answers[given:]:
+                g.answer(ans)
+            return g
+        return self._replayed()
+
+    def _restarted(self) -> Game:
+        """A copy of the state restarted at the pending play timing (`resume_at`)."""
+        assert self.resume_at is not None
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.state = self.state.copy()
         g.state.decisions -= 1  # the pending decision is asked again, and counted again
         g.entries = list(self.entries)
         g.answers = list(self.answers)
+        g.checkpoints = None
+        g._checkpoint = None
         g._start_runtime()
         done: dict[int, Ctx] = {}
         g._gen = g._resume([(steps, i, _copy_ctx(g, c, g.state.objects, done)) for steps, i, c in self.resume_at])
@@ -216,6 +238,10 @@ class Game:
             self._decision = None
         if self.state.result is not None:
             self._decision = None
+        if self.checkpoints and self.resume_at is not None and self._decision is not None:
+            paused = self._restarted()
+            if paused.resume_at is not None:  # it can itself be restarted (it always should)
+                self._checkpoint = (len(self.answers), paused)
 
     def _main(self) -> Gen:
         from interpreter.graph.walker import walk

@@ -66,7 +66,7 @@ def after(game: Any, graph: TurnGraph, node: CNode, skip_guards: bool = False) -
     cur: CNode | None = node
     while cur is not None:
         ended_parent = False
-        if not skip_guards:
+        if not skip_guards and cur.next:
             ctx = node_ctx(game, cur)
             for guard, target, rules in cur.next:
                 if guard is None or guard(ctx):

@@ -2,8 +2,9 @@
 
 Measures, on one core: rulebook load-and-validate time, card load time, random games per second,
 decisions per second, the peak memory of one game, and what search agents pay for a copy: a state
-copy, and a fork at a play timing (a restart from the copied state) or elsewhere (a replay of the
-answers so far), as medians over every decision of a few games; prints a JSON object.
+copy, and a fork at a play timing (a restart from the copied state) or elsewhere (from the last play
+timing the game kept, and, for comparison, a replay of every answer from the start), as medians over
+every decision of a few games; prints a JSON object.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def main() -> None:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
 
-    copies, restarts, replays = _copy_costs(rb, cards, decks, args.seed)
+    costs = _copy_costs(rb, cards, decks, args.seed)
 
     print(json.dumps({
         "game": args.game, "games": args.n,
@@ -57,28 +58,38 @@ def main() -> None:
         "games_per_second": round(args.n / dt, 1), "decisions_per_second": round(decisions / dt),
         "mean_decisions": round(decisions / args.n, 1), "mean_turns": round(turns / args.n, 2),
         "peak_memory_one_game_kib": round(peak / 1024),
-        "state_copy_ms": _median_ms(copies),
-        "fork_at_play_timing_ms": _median_ms(restarts), "forks_at_play_timing": len(restarts),
-        "fork_by_replay_ms": _median_ms(replays), "forks_by_replay": len(replays),
+        "state_copy_ms": _median_ms(costs["copy"]),
+        "fork_at_play_timing_ms": _median_ms(costs["restart"]), "forks_at_play_timing": len(costs["restart"]),
+        "fork_from_checkpoint_ms": _median_ms(costs["checkpoint"]), "forks_from_checkpoint": len(costs["checkpoint"]),
+        "fork_by_full_replay_ms": _median_ms(costs["replay"]), "forks_by_full_replay": len(costs["replay"]),
     }, indent=2))
 
 
-def _copy_costs(rb, cards, decks, seed: int, games: int = 5) -> tuple[list[float], list[float], list[float]]:  # noqa: ANN001
-    copies: list[float] = []
-    restarts: list[float] = []
-    replays: list[float] = []
+def _copy_costs(rb, cards, decks, seed: int, games: int = 5) -> dict[str, list[float]]:  # noqa: ANN001
+    """Time a state copy and a fork at every decision of a few games. Forks away from play timings
+    are timed twice: from the last play timing the game kept, and (checkpoints off) from the start."""
+    out: dict[str, list[float]] = {"copy": [], "restart": [], "checkpoint": [], "replay": []}
     for i in range(games):
         g = Game(rb, cards, decks, seed + i, log=False)
         agent = RandomAgent(seed + i)
         while (d := g.advance()) is not None:
             t0 = time.perf_counter()
             g.state.copy()
-            copies.append(time.perf_counter() - t0)
+            out["copy"].append(time.perf_counter() - t0)
+            kind = "restart" if g.resume_at is not None else "checkpoint" if g._checkpoint is not None else None
             t0 = time.perf_counter()
             g.fork()
-            (restarts if g.resume_at is not None else replays).append(time.perf_counter() - t0)
+            if kind is not None:
+                out[kind].append(time.perf_counter() - t0)
+            if kind != "restart":
+                g.checkpoints, kept = False, g._checkpoint
+                g._checkpoint = None
+                t0 = time.perf_counter()
+                g.fork()
+                out["replay"].append(time.perf_counter() - t0)
+                g.checkpoints, g._checkpoint = True, kept
             g.answer(agent.decide(d, {}))
-    return copies, restarts, replays
+    return out
 
 
 def _median_ms(xs: list[float]) -> float | None:
