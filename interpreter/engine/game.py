@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Generator
+from operator import attrgetter
 from typing import Any
 
 from interpreter.engine.context import Ctx
@@ -388,12 +389,10 @@ class Game:
     def _other(self, p: int | None) -> int | None:
         return None if p is None else (p + 1) % self.state.num_players
 
-    _OBJ_ATTRS = {
-        "oid": lambda o: o.oid, "id": lambda o: o.card_id, "owner": lambda o: o.owner,
-        "controller": lambda o: o.controller, "zone": lambda o: o.zone, "zone_player": lambda o: o.zone_player,
-        "holder": lambda o: o.holder, "timestamp": lambda o: o.timestamp, "marks": lambda o: o.marks,
-        "counters": lambda o: o.counters, "entered_turn": lambda o: o.entered_turn,
-    }
+    _OBJ_ATTRS = {name: attrgetter(slot) for name, slot in {
+        "oid": "oid", "id": "card_id", "owner": "owner", "controller": "controller", "zone": "zone",
+        "zone_player": "zone_player", "holder": "holder", "timestamp": "timestamp", "marks": "marks",
+        "counters": "counters", "entered_turn": "entered_turn"}.items()}
 
     def attr(self, obj: Any, name: str) -> Any:
         if obj.__class__ is GameObject:
