@@ -91,12 +91,12 @@ def applicable(game: Any, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Rule
 def _bindings(game: Any, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Any, ...]]:
     """Every (process, player, zone, binding key) to check, in order; kept until the roles change
     when every process's lists depend on the roles alone."""
-    static = all(proc.static_bindings for proc in procs)
     cache = game.cache.setdefault("bindings", {})
     key = id(procs)
-    hit = cache.get(key)
-    if static and hit is not None and hit[0] == game.global_version:
+    hit = cache.get(key)  # kept only for lists whose processes all have static bindings
+    if hit is not None and hit[0] == game.global_version:
         return hit[1]
+    static = all(proc.static_bindings for proc in procs)
     lists: dict[Any, list[Any]] = {}  # processes share their binding lists ([first, other(first)])
     out = []
     for proc in procs:
