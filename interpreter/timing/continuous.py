@@ -16,6 +16,7 @@ import networkx as nx
 from interpreter.engine.context import Ctx
 from interpreter.engine.functions import Multiset
 from interpreter.state.objects import GameObject
+from interpreter.timing.abilities import ability_key, ability_objects, gate_ok
 
 
 class Entry:
@@ -105,8 +106,6 @@ class Continuous:
         return any(obj.oid in e.affected for e in self.entries)
 
     def _sources(self) -> list[tuple[int, dict[str, Any], Ctx, set[int] | None]]:
-        from interpreter.timing.abilities import ability_key, ability_objects, gate_ok
-
         game = self.game
         out = []
         if self.any_sources:
@@ -133,8 +132,15 @@ class Continuous:
     def rebuild(self) -> None:
         game = self.game
         self.version = game.version
+        sources = self._sources()
+        if not sources:  # the usual case: nothing to apply
+            self.entries = []
+            if self._last:
+                self._gen += 1
+                self._last = []
+            return
         raw: list[Entry] = []
-        for ts, spec, ctx, locked in self._sources():
+        for ts, spec, ctx, locked in sources:
             affects = spec.get("affects")
             reads = frozenset(getattr(affects, "attrs_used", ()) or ())
             for field, op, fn in spec.get("modify", []):
