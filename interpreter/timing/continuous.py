@@ -85,7 +85,7 @@ class Continuous:
         effects = self.game.state.effects
         if fields is None:
             return self.any_sources or bool(effects) or bool(self._last)
-        if self.card_fields & fields or self._last and any(f in fields for f, _, _, _ in self._last):
+        if not self.card_fields.isdisjoint(fields) or self._last and any(f in fields for f, _, _, _ in self._last):
             return True
         return any(f in fields for e in effects if e.kind == "continuous" for f, _, _ in e.spec.get("modify", []))
 

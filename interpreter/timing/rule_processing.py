@@ -21,12 +21,13 @@ class IdleBindings:
     reads a variable, a status, a pending ability, the turn or a positional name such as `you` or
     `node` is evaluated every time, since those change in many places that report nothing."""
 
-    __slots__ = ("idle", "readers", "effects")
+    __slots__ = ("idle", "readers", "effects", "places")
 
     def __init__(self) -> None:
         self.idle: set[tuple[Any, ...]] = set()
         self.readers: dict[tuple[str, int | None], set[tuple[Any, ...]]] = {}
         self.effects: Any = None
+        self.places: dict[tuple[Any, ...], list[tuple[str, int | None]] | None] = {}  # binding -> `_places`
 
     def changed(self, key: tuple[str, int | None]) -> None:
         gone = self.readers.pop(key, None)
@@ -82,7 +83,10 @@ def applicable(game: Any, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Rule
         if proc.cond(pctx):
             batch.append((proc, pctx))
         elif proc.zone_only:
-            places = _places(game, proc, p, z)
+            try:
+                places = watch.places[binding]
+            except KeyError:
+                places = watch.places[binding] = _places(game, proc, p, z)
             if places is not None:
                 watch.mark(binding, places)
     return batch
