@@ -57,7 +57,7 @@ class Triggers:
             hit = cache[event_type] = (listed, any(w[1].conditions for w in listed))
         listed, conditional = hit
         if not conditional:
-            return list(listed)
+            return listed  # the cached list itself: callers never change it
         return [w for w in listed if not w[1].conditions or gate_ok(w[0], w[1], game)]
 
     def collect(self, event: dict[str, Any], *, once_per_turn: bool = False, only_player: int | None = None) -> None:
@@ -70,9 +70,10 @@ class Triggers:
             if isinstance(old, GameObject) and old.oid not in st.objects:
                 card = game.cards[old.card_id]
                 if card.abilities and old.zone in game.rb.ability_zones.get(card.type, ()) and old.holder is None:
-                    for ab, trig in self._by_event(old.card_id).get("moved", ()):
-                        if gate_ok(old, ab, game):
-                            watchers.append((old, ab, trig))
+                    gone = [(old, ab, trig) for ab, trig in self._by_event(old.card_id).get("moved", ())
+                            if gate_ok(old, ab, game)]
+                    if gone:
+                        watchers = watchers + gone
         for obj, ab, trig in watchers:
             if only_player is not None and obj.controller != only_player:
                 continue
@@ -92,7 +93,7 @@ class Triggers:
             st.triggered_this_turn.add(f"{obj.oid}:{ab.index}:{etype}")
             st.pending.append(Pending(st.new_id(), obj.oid, obj.card_id, ab.index, obj.controller, event))
             game.log("trigger", f"{game.describe(obj)}: ability {ab.index + 1} triggers", ab.rules)
-        for eff in list(st.effects):
+        for eff in list(st.effects) if st.effects else ():
             if eff.kind != "delayed_trigger":
                 continue
             trig = eff.spec.get("trigger", {})
