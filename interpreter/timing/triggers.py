@@ -115,19 +115,14 @@ class Triggers:
         """State triggers become pending once while their condition holds (again after resolving)."""
         game = self.game
         st = game.state
-        for obj in ability_objects(game):
-            for ab, trig in self._by_event(obj.card_id).get(STATE, ()):
-                if not gate_ok(obj, ab, game):
-                    continue
-                state = trig["state"]
-                if any(p.source == obj.oid and p.ability == ab.index for p in st.pending):
-                    continue
-                ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)
-                if state(ctx):
-                    st.pending.append(Pending(st.new_id(), obj.oid, obj.card_id, ab.index, obj.controller,
-                                              {"type": "state"}))
-                    game.log("trigger", f"{game.describe(obj)}: ability {ab.index + 1} triggers (state)",
-                             ab.rules)
+        for obj, ab, trig in self._watchers(STATE):  # kept like event watchers (STATE is no event name)
+            if any(p.source == obj.oid and p.ability == ab.index for p in st.pending):
+                continue
+            ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)
+            if trig["state"](ctx):
+                st.pending.append(Pending(st.new_id(), obj.oid, obj.card_id, ab.index, obj.controller,
+                                          {"type": "state"}))
+                game.log("trigger", f"{game.describe(obj)}: ability {ab.index + 1} triggers (state)", ab.rules)
 
     def untriggered(self, event_type: str) -> int:
         """Abilities that would trigger on this event and have not yet this turn."""
