@@ -27,10 +27,17 @@ def _player_for(game: Any, who: str) -> int | None:
     return None
 
 
-def check_timing(game: Any, ctx: Ctx) -> Any:
-    cfg = game.rb.timing.get("check_timing") or {}
+def _config(rb: Any) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    cfg = rb.timing.get("check_timing") or {}
     order = cfg.get("order") or [{"player": "active_player"}, {"player": "non_active_player"}]
-    rules = tuple(cfg.get("rules", ()))
+    return order, tuple(cfg.get("rules", ()))
+
+
+def check_timing(game: Any, ctx: Ctx) -> Any:
+    try:
+        order, rules = game.cache["check_timing"]
+    except KeyError:
+        order, rules = game.cache["check_timing"] = _config(game.rb)
     cctx = ctx.child(rules=rules) if rules else ctx
     resolved = False
     st = game.state
