@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
 _MISSING = object()
+_new_ctx = object.__new__
 
 # Names every rulebook can use without declaring them.
 GLOBAL_NAMES = frozenset({
@@ -40,8 +41,21 @@ class Ctx:
         self.ability = ability if ability is not None or parent is None else parent.ability
         self.node = node if node is not None or parent is None else parent.node
 
-    def child(self, **kw: Any) -> Ctx:
-        return Ctx(self.game, self, **kw)
+    def child(self, *, vars: dict[str, Any] | None = None, rules: tuple[str, ...] = (), you: int | None = None) -> Ctx:
+        """A nested scope (template parameters, bindings, a rule's citation); everything else is inherited.
+        Built field by field: effects open one for nearly every step they run."""
+        c = _new_ctx(Ctx)
+        c.game = self.game
+        c.attr = self.attr
+        c.parent = self
+        c.vars = {} if vars is None else vars
+        c.you = self.you if you is None else you
+        c.this = self.this
+        c.event = self.event
+        c.rules = rules or self.rules
+        c.ability = self.ability
+        c.node = self.node
+        return c
 
     # -- Env protocol ------------------------------------------------------------------
     def lookup(self, name: str) -> Any:
