@@ -82,6 +82,7 @@ class Game:
         ability_zones = set().union(*rb.ability_zones.values()) if rb.ability_zones else set()
         self.ability_zone_keys = [k for k in self.state.zones if k[0] in ability_zones]
         self.ability_zone_set = frozenset(ability_zones)
+        self._zone_defaults: dict[str, dict[str, Any]] = {}  # zone -> its cards' default states (rulebook data)
         self._start_runtime()
         for p, deck in enumerate(decks):
             for zone, ids in deck.items():
@@ -128,6 +129,12 @@ class Game:
         return obj
 
     def _default_states(self, zone: str, given: dict[str, str], prev: dict[str, str] | None = None) -> dict[str, str]:
+        if not given and prev is None:  # the usual move: the zone's defaults, worked out once
+            defaults = self._zone_defaults.get(zone)
+            if defaults is None:
+                defaults = self._zone_defaults[zone] = {s: self.rb.states[s].get("default")
+                                                        for s in self.rb.zones[zone].states}
+            return dict(defaults)
         out = {}
         for s in self.rb.zones[zone].states:
             if s in given:

@@ -87,7 +87,8 @@ class Continuous:
             return self.any_sources or bool(effects) or bool(self._last)
         if not self.card_fields.isdisjoint(fields) or self._last and any(f in fields for f, _, _, _ in self._last):
             return True
-        return any(f in fields for e in effects if e.kind == "continuous" for f, _, _ in e.spec.get("modify", []))
+        return bool(effects) and any(f in fields for e in effects if e.kind == "continuous"
+                                     for f, _, _ in e.spec.get("modify", []))
 
     def generation(self) -> int:
         """A number that changes whenever continuous effects change a field of some card."""
