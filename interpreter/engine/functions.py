@@ -36,16 +36,15 @@ def f_cards(env: Any, zone: str, player: int | None) -> list[GameObject]:
     ids = g.state.zones.get((zone, player))
     if ids is None:
         g.expr_fail(f"no zone '{zone}' for player {player}")
-    objs = g.state.objects
-    return [objs[i] for i in ids]
+    return list(map(g.state.objects.__getitem__, ids))
 
 
 def f_cards_in(env: Any, group: str, player: int | None) -> list[GameObject]:
     g = env.game
     out: list[GameObject] = []
-    objs = g.state.objects
+    get = g.state.objects.__getitem__
     for z in g.rb.groups.get(group, ()):
-        out.extend(objs[i] for i in g.state.zones.get((z, player), ()))
+        out.extend(map(get, g.state.zones.get((z, player), ())))
     return out
 
 
@@ -78,6 +77,8 @@ def f_as_list(env: Any, v: Any) -> list[Any]:
 
 
 def f_count(env: Any, v: Any) -> int:
+    if type(v) is list:
+        return len(v)
     if isinstance(v, Multiset):
         return v.total()
     return len(_as_list(v))
