@@ -109,7 +109,7 @@ class Game:
         self._in_interrupt = False
         self.frames: list[list[Any]] = []  # effect-step lists being run, outermost first (see run)
         self.resume_at: list[tuple[Any, ...]] | None = None  # the pending decision restarts from here (fork)
-        self.cache: dict[str, Any] = {}  # values derived from the state, keyed by `version`
+        self.cache: dict[str, Any] = {}  # worked-out values, each kept under its own key (a version, the roles...)
         self._readers: dict[str, Any] = {}  # attribute name -> how to read it from a game object
         self.attr_hook = self.attr  # bound once; every context hands it to expressions
         self.triggers = Triggers(self)
