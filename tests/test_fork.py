@@ -129,3 +129,25 @@ def test_fork_needs_a_pending_decision(env: tuple) -> None:
     play(g, Answers(1))
     with pytest.raises(GameError, match="no decision is pending"):
         g.fork()
+
+
+def test_scenario_game_forks_away_from_play_timings() -> None:
+    """A game started mid-turn cannot replay from the start; from its last play timing it can."""
+    from interpreter.loader.yaml_safe import load_yaml
+    from interpreter.scenarios.runner import _env, _repo, build_game
+
+    sc, _ = load_yaml(_repo() / "tests" / "scenarios" / "lovelive" / "baton_touch.yaml")
+    rb, cards = _env(sc["rulebook"], [])
+    g = build_game(sc, rb, cards)
+    d = g.advance()
+    assert d is not None and g.resume_at is not None  # the main phase's play timing
+    g.fork()  # from here on the game keeps its last play timing
+    g.answer([next(o.id for o in d.options if o.id.startswith("play_member"))])
+    d = g.advance()
+    assert d is not None and g.resume_at is None  # choosing an area: not a play timing
+    fork = g.fork()
+    assert fork.advance().ids() == d.ids()
+    for game in (g, fork):
+        while (d := game.advance()) is not None:
+            game.answer([d.options[0].id])
+    assert summary(fork) == summary(g)

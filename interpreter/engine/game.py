@@ -178,6 +178,8 @@ class Game:
         if self.checkpoints is None:
             self.checkpoints = True
         if self.resume_at is not None:
+            if self.checkpoints and (self._checkpoint is None or self._checkpoint[0] != len(self.answers)):
+                self._keep_checkpoint()  # the first fork: this play timing was reached before
             return self._restarted()
         if self._checkpoint is not None:
             given, paused = self._checkpoint
@@ -199,6 +201,7 @@ class Game:
         g.checkpoints = None
         g._checkpoint = None
         g._start_runtime()
+        g.auto_steps = self.auto_steps - 1  # the asking step starts again, and is counted again
         done: dict[int, Ctx] = {}
         g._gen = g._resume([(steps, i, _copy_ctx(g, c, g.state.objects, done)) for steps, i, c in self.resume_at])
         g._decision = None
@@ -247,9 +250,13 @@ class Game:
         if self.state.result is not None:
             self._decision = None
         if self.checkpoints and self.resume_at is not None and self._decision is not None:
-            paused = self._restarted()
-            if paused.resume_at is not None:  # it can itself be restarted (it always should)
-                self._checkpoint = (len(self.answers), paused)
+            self._keep_checkpoint()
+
+    def _keep_checkpoint(self) -> None:
+        """Keep a copy paused at this play timing, for forks at the decisions that follow it."""
+        paused = self._restarted()
+        if paused.resume_at is not None:  # it can itself be restarted (it always should)
+            self._checkpoint = (len(self.answers), paused)
 
     def _main(self) -> Gen:
         from interpreter.graph.walker import walk
