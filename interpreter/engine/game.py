@@ -83,6 +83,7 @@ class Game:
         self.ability_zone_keys = [k for k in self.state.zones if k[0] in ability_zones]
         self.ability_zone_set = frozenset(ability_zones)
         self._zone_defaults: dict[str, dict[str, Any]] = {}  # zone -> its cards' default states (rulebook data)
+        self.auto_steps = 0  # effect steps run so far, against the rulebook's cap on automatic steps
         self._start_runtime()
         for p, deck in enumerate(decks):
             for zone, ids in deck.items():
@@ -104,7 +105,6 @@ class Game:
         self.version = 0  # bumped by every state change; keys caches of derived values
         self.global_version = 0  # bumped by changes outside zones (roles, variables, turn, statuses)
         self.ability_version = 0  # bumped when a zone where abilities work changes
-        self.auto_steps = 0
         self._collecting: list[tuple[int, str]] | None = None
         self._in_interrupt = False
         self.frames: list[list[Any]] = []  # effect-step lists being run, outermost first (see run)
@@ -201,7 +201,7 @@ class Game:
         g.checkpoints = None
         g._checkpoint = None
         g._start_runtime()
-        g.auto_steps = self.auto_steps - 1  # the asking step starts again, and is counted again
+        g.auto_steps -= 1  # the asking step starts again, and is counted again
         done: dict[int, Ctx] = {}
         g._gen = g._resume([(steps, i, _copy_ctx(g, c, g.state.objects, done)) for steps, i, c in self.resume_at])
         g._decision = None
