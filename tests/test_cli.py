@@ -5,18 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from interpreter.cli.main import cli
+from cli_run import run
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    r = CliRunner().invoke(cli, list(args))
-    if r.exception is not None and not isinstance(r.exception, SystemExit):
-        raise r.exception
-    return r.exit_code, r.stdout, r.stderr
 
 
 def test_play_prints_a_complete_game_with_rules():

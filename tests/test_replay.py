@@ -7,20 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_run import run
 
-from interpreter.cli.main import cli
 from interpreter.engine.invariants import InvariantError
 from interpreter.replay import Replay
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    r = CliRunner().invoke(cli, list(args))
-    if r.exception is not None and not isinstance(r.exception, SystemExit):
-        raise r.exception
-    return r.exit_code, r.stdout, r.stderr
 
 
 def rulebook_copy(tmp_path: Path, old: str, new: str, part: str) -> Path:
