@@ -8,7 +8,6 @@ Everything here is plain data so a state can be copied, hashed and compared.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import random
@@ -145,7 +144,9 @@ class GameState:
         out.triggered_this_turn = set(self.triggered_this_turn)
         out.skips = list(self.skips)
         out.jump = self.jump
-        out.result = copy.deepcopy(self.result)
+        # The result is flat (outcome, winner, turn, a list of rules): copying its lists suffices.
+        out.result = None if self.result is None else {k: list(v) if isinstance(v, list) else v
+                                                       for k, v in self.result.items()}
         out.decisions = self.decisions
         return out
 
