@@ -1,4 +1,5 @@
-"""Speed benchmark (reports figures; not a test): `python tests/benchmarks/bench_speed.py [GAME] [-n N]`.
+"""Speed benchmark (reports figures; not a test): `python tests/benchmarks/bench_speed.py [GAME] [-n N]`;
+with `--profile`, where the time goes instead.
 
 Measures, on one core: rulebook load-and-validate time, card load time, random games per second,
 decisions per second, the peak memory of one game, and what search agents pay for a copy: a state
@@ -10,10 +11,13 @@ every decision of a few games; prints a JSON object.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
+import pstats
 import statistics
 import time
 import tracemalloc
+from pathlib import Path
 
 from interpreter.agents.base import RandomAgent
 from interpreter.cli.setup import load_game_env
@@ -27,7 +31,12 @@ def main() -> None:
     ap.add_argument("game", nargs="?", default="lovelive")
     ap.add_argument("-n", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", action="store_true",
+                    help="instead: profile N games and print where the time goes, by part of the interpreter")
     args = ap.parse_args()
+    if args.profile:
+        _profile(args.game, args.n, args.seed)
+        return
 
     t0 = time.perf_counter()
     for _ in range(5):
@@ -90,6 +99,41 @@ def _copy_costs(rb, cards, decks, seed: int, games: int = 5) -> dict[str, list[f
                 g.checkpoints, g._checkpoint = True, kept
             g.answer(agent.decide(d, {}))
     return out
+
+
+def _profile(game: str, n: int, seed: int) -> None:
+    """Self time by part of the interpreter (its subpackages; Python's builtins apart) and the
+    costliest functions, from cProfile over N games. Profiling slows every call alike, so read the
+    shares, not the absolute times."""
+    rb, cards, decks = load_game_env(game, None)
+    prof = cProfile.Profile()
+    prof.enable()
+    for i in range(n):
+        play_one(rb, cards, decks, seed + i)
+    prof.disable()
+    stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
+    parts: dict[str, list[float]] = {}
+    funcs = []
+    for (file, line, name), (_, calls, self_time, _, _) in stats.items():
+        path = Path(file)
+        if "interpreter" in path.parts:
+            rel = path.parts[path.parts.index("interpreter") + 1:]
+            part = "interpreter." + (rel[0] if len(rel) > 1 else Path(rel[0]).stem)
+            where = f"{'/'.join(rel)}:{line}({name})"
+        else:
+            part = "python builtins" if file == "~" else "python library"
+            where = name if file == "~" else f"{path.name}:{line}({name})"
+        acc = parts.setdefault(part, [0.0, 0])
+        acc[0] += self_time
+        acc[1] += calls
+        funcs.append((self_time, calls, where))
+    total = sum(t for t, _ in parts.values()) or 1.0
+    print(f"{game}: {n} games profiled; self time by part (share), calls per game")
+    for part, (t, calls) in sorted(parts.items(), key=lambda kv: -kv[1][0]):
+        print(f"  {part:28s} {100 * t / total:5.1f}%  {calls / n:10.0f}")
+    print("costliest functions (self time share, calls per game)")
+    for t, calls, where in sorted(funcs, reverse=True)[:20]:
+        print(f"  {100 * t / total:5.1f}%  {calls / n:9.0f}  {where}")
 
 
 def _median_ms(xs: list[float]) -> float | None:
