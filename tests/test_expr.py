@@ -775,3 +775,26 @@ def test_compiled_evaluation_micro_check() -> None:
         for e in envs:
             assert compiled(e) == expected(e.lookup("n"), e.lookup("turn"))
     assert compiled(env(n=0, turn=2)) == 14
+
+
+def test_fixed_names_are_read_from_the_environment_without_a_lookup():
+    """A name given in `fixed` is compiled to its reader: the environment's scopes are never
+    searched for it, alone, under an attribute, or inside where/select bodies."""
+    calls: list[str] = []
+
+    class Env(DictEnv):
+        __slots__ = ("me",)
+
+        def lookup(self, name: str) -> Any:
+            calls.append(name)
+            return super().lookup(name)
+
+    env = Env({"xs": [{"o": 1}, {"o": 2}], "me": "shadow"})
+    env.me = {"o": 2}
+    fixed = {"me": lambda e: e.me}
+    src = "[me, me.o, xs where it.o == me.o, xs select me.o + it.o, count(xs where it == me)]"
+    got = compile_expr(src, names={"xs", "me"}, functions=FUNCS_IT, fixed=fixed)(env)
+    assert got == [{"o": 2}, 2, [{"o": 2}], [3, 4], 1]
+    assert "me" not in calls and "xs" in calls
+    # Without `fixed`, the same source looks the name up (here a different value).
+    assert compile_expr("me", names={"me"})(env) == "shadow"

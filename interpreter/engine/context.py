@@ -7,6 +7,8 @@ It doubles as the expression environment, so evaluating an expression allocates 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -15,11 +17,33 @@ if TYPE_CHECKING:
 _MISSING = object()
 _new_ctx = object.__new__
 
-# Names every rulebook can use without declaring them.
-GLOBAL_NAMES = frozenset({
-    "you", "opponent", "this", "event", "turn", "turn_player", "active_player", "non_active_player",
-    "master", "source", "node",
-})
+def _other(ctx: Any, p: int | None) -> int | None:
+    return None if p is None else (p + 1) % ctx.game.state.num_players
+
+
+def _node(ctx: Any) -> Any:
+    node = ctx.game.cur_node
+    return node.base if node is not None else None
+
+
+POSITIONAL: dict[str, Callable[[Any], Any]] = {
+    "you": attrgetter("you"),
+    "master": attrgetter("you"),
+    "opponent": lambda ctx: _other(ctx, ctx.you),
+    "this": attrgetter("this"),
+    "source": attrgetter("this"),
+    "event": attrgetter("event"),
+    "turn": lambda ctx: ctx.game.state.turn,
+    "turn_player": lambda ctx: ctx.game.cur_tp,
+    "active_player": lambda ctx: ctx.game.cur_ap,
+    "non_active_player": lambda ctx: _other(ctx, ctx.game.cur_ap),
+    "node": _node,
+}
+"""The names every rulebook can use without declaring them, each with its reader. No rulebook or
+card may bind one (the loader says so), so expressions read them straight from the context
+instead of searching the scopes for a variable first."""
+
+GLOBAL_NAMES = frozenset(POSITIONAL)
 
 
 class Ctx:

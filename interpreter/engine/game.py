@@ -14,7 +14,7 @@ from collections.abc import Generator
 from operator import attrgetter
 from typing import Any
 
-from interpreter.engine.context import Ctx
+from interpreter.engine.context import POSITIONAL, Ctx
 from interpreter.engine.decisions import Decision, IllegalAnswer, Option, check_answer
 from interpreter.engine.functions import Multiset
 from interpreter.engine.log import LogEntry
@@ -376,29 +376,11 @@ class Game:
 
     # -- names and attributes for expressions -----------------------------------------------
     def builtin_name(self, name: str, ctx: Ctx) -> Any:
-        if name == "you" or name == "master":
-            return ctx.you
-        if name == "opponent":
-            return self._other(ctx.you)
-        if name == "this" or name == "source":
-            return ctx.this
-        if name == "event":
-            return ctx.event
-        if name == "turn":
-            return self.state.turn
-        if name == "turn_player":
-            return self.cur_tp
-        if name == "active_player":
-            return self.cur_ap
-        if name == "non_active_player":
-            return self._other(self.cur_ap)
-        if name == "node":
-            return self.cur_node.base if self.cur_node is not None else None
-        if name in self.state.roles:
-            return self.state.roles[name]
-        if name in self.rb.roles:
-            return None
-        return None
+        """A name no scope binds: a positional name, else a role (None until assigned)."""
+        reader = POSITIONAL.get(name)
+        if reader is not None:
+            return reader(ctx)
+        return self.state.roles.get(name)
 
     def _other(self, p: int | None) -> int | None:
         return None if p is None else (p + 1) % self.state.num_players

@@ -113,14 +113,18 @@ def compile_expr(
     *,
     names: Collection[str] | None = None,
     functions: Mapping[str, FuncSpec] | None = None,
+    fixed: Mapping[str, Evaluator] | None = None,
 ) -> Compiled:
     """Parse, check and compile ``src``.
 
     With ``names`` given, every free name must be one of them; ``it`` is accepted outside
-    where/select only if listed. Raises `ExprError` (with a source offset) on any problem.
+    where/select only if listed. ``fixed`` maps names no scope can bind to their readers, which
+    are called with the environment instead of looking the name up (inside a where/select body,
+    maybe with the item environment, which hands on the base environment's attributes). Raises `ExprError` (with a
+    source offset) on any problem.
     """
     ast = parse(src)
-    compiler = _Compiler(names, functions if functions is not None else {})
+    compiler = _Compiler(names, functions if functions is not None else {}, fixed or {})
     fn = compiler.compile(ast)
     return Compiled(
         src,
@@ -252,9 +256,11 @@ class _FoldEnv:
 class _Compiler:
     """One compilation: checks names/functions and builds closures, recording what is used."""
 
-    def __init__(self, names: Collection[str] | None, functions: Mapping[str, FuncSpec]) -> None:
+    def __init__(self, names: Collection[str] | None, functions: Mapping[str, FuncSpec],
+                 fixed: Mapping[str, Evaluator]) -> None:
         self.names = frozenset(names) if names is not None else None
         self.functions = functions
+        self.fixed = fixed
         self.it_depth = 0  # how many where/select bodies enclose the node being compiled
         self.names_used: set[str] = set()
         self.attrs_used: set[str] = set()
@@ -313,6 +319,9 @@ class _Compiler:
         if not (name == IT and self.it_depth):
             self.check_name(node)
             self.names_used.add(name)
+            reader = self.fixed.get(name)
+            if reader is not None:
+                return reader
 
         def f(env: Env) -> Any:
             try:
@@ -339,7 +348,7 @@ class _Compiler:
     def attr(self, node: Attr) -> Evaluator:
         obj, name, offset = self.compile(node.obj), node.name, node.offset
         self.attrs_used.add(name)
-        if isinstance(node.obj, Name):
+        if isinstance(node.obj, Name) and node.obj.name not in self.fixed:
             # Fused `name.attr` (mostly `it.x`): one closure instead of two on the hottest path.
             var, var_offset = node.obj.name, node.obj.offset
 

@@ -84,3 +84,7 @@ class ItEnv:
 
     def with_it(self, value: Any) -> Env:
         return ItEnv(self.base, value)
+
+    def __getattr__(self, name: str) -> Any:
+        # Anything else is the base environment's, so readers of fixed names work here too.
+        return getattr(self.base, name)

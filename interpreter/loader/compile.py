@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from interpreter.engine.context import POSITIONAL
 from interpreter.expr import Compiled, ExprError, FuncSpec, compile_expr
 from interpreter.loader.diagnostics import Diagnostics
 from interpreter.loader.yaml_safe import SourceMap
@@ -104,7 +105,7 @@ class Compiler:
     def compile_str(self, src: str, loc: Loc, extra_names: set[str] | None = None) -> Compiled | None:
         names = self.names | extra_names if extra_names else self.names
         try:
-            c = compile_expr(src, names=names, functions=self.functions)
+            c = compile_expr(src, names=names, functions=self.functions, fixed=POSITIONAL)
         except ExprError as e:
             line, col = expr_pos(loc, src, e.offset)
             self.diags.add(loc.file, line, col, f"in expression {_shown(src)}: {e.message}")

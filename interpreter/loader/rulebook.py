@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,12 @@ class _Merged:
     def loc(self, section: str, index: int | None = None) -> Loc:
         v = self.locs[section]
         return v[index] if index is not None else v
+
+    def loc_of(self, path: tuple[Any, ...]) -> Loc:
+        """Where the value at `path` (section first) was written, whichever part it came from."""
+        if path[0] in LIST_SECTIONS:
+            return self.loc(path[0], path[1]).at(*path[2:])
+        return self.loc(path[0]).at(*path[1:])
 
 
 def _read_plain(directory: Path, head: dict[str, Any], smap: SourceMap, diags: Diagnostics) -> list[Doc]:
@@ -152,29 +159,46 @@ def _part_path(directory: Path, name: Any, where: tuple[int, int], diags: Diagno
 
 def _collect_names(value: Any, out: set[str]) -> None:
     """Names the rulebook binds anywhere (`as:`, `let`, `set_var`, params), for expression checks."""
+    out.update(name for name, _, _ in _bound_names(value, ()))
+
+
+def _bound_names(value: Any, path: tuple[Any, ...]) -> Any:
+    """Every name bound in `value`: (name, path, whether the path's last key is the name itself)."""
     if isinstance(value, dict):
         for k, v in value.items():
+            here = (*path, k)
             if k in BINDING_KEYS and isinstance(v, str):
-                out.add(v)
+                yield v, here, False
             elif k == "let" and isinstance(v, dict):
-                out.update(str(n) for n in v)
+                yield from ((str(n), (*here, n), True) for n in v)
             elif k == "set_var" and isinstance(v, dict) and isinstance(v.get("name"), str):
-                out.add(v["name"])
+                yield v["name"], (*here, "name"), False
             elif k == "params":
                 if isinstance(v, dict):
-                    out.update(str(n) for n in v)
+                    yield from ((str(n), (*here, n), True) for n in v)
                 elif isinstance(v, list):
-                    out.update(str(n) for n in v)
+                    yield from ((str(n), (*here, i), False) for i, n in enumerate(v))
             elif k == "check_timing" and isinstance(v, dict) and isinstance(v.get("as"), str):
-                out.add(v["as"])
+                yield v["as"], (*here, "as"), False
             elif k == "for_each_player":
-                out.add("p")
+                yield "p", here, True
             elif k == "for_each_zone":
-                out.add("z")
-            _collect_names(v, out)
+                yield "z", here, True
+            yield from _bound_names(v, here)
     elif isinstance(value, list):
-        for v in value:
-            _collect_names(v, out)
+        for i, v in enumerate(value):
+            yield from _bound_names(v, (*path, i))
+
+
+def positional_bindings(value: Any, where: Callable[[tuple[Any, ...]], Loc], diags: Diagnostics) -> None:
+    """Report every binding of a name the engine gives (`you`, `this`, `turn`...): expressions read
+    those straight from the context, so a rulebook or card binding one would be silently ignored."""
+    for name, path, at_key in _bound_names(value, ()):
+        if name in GLOBAL_NAMES:
+            loc = where(path)
+            line, col = loc.key_pos() if at_key else loc.pos()
+            diags.add(loc.file, line, col, f"'{name}' is a name the engine gives "
+                      f"({', '.join(sorted(GLOBAL_NAMES))}); bind another name")
 
 
 def load_rulebook(name_or_path: str | Path) -> Rulebook:
@@ -237,6 +261,7 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
 
     names: set[str] = set(GLOBAL_NAMES) | known.roles | {"it"}
     _collect_names(d, names)
+    positional_bindings(d, m.loc_of, diags)
     for f, _ in fn_raw.values():
         names.update(f.get("params", []) or [])
 
