@@ -220,6 +220,31 @@ def simulate(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, games: int, 
     return summary
 
 
+def format_summary(summary: dict[str, Any]) -> str:
+    """A simulation summary for people (the --json output is the same data for programs)."""
+    s = summary
+    played = max(1, s["games"] - s["errors"])
+    checks = "invariants checked" if s.get("invariants") else "invariants not checked"
+    cap = f"at most {s['max_decisions']} decisions a game" if s.get("max_decisions") else "no cap on decisions"
+    lines = [f"{s['game']} (rules {s['rules_version']}): {s['games']} games from seed {s['seed']}, "
+             f"{s['workers']} worker(s) ({s['backend']}), {checks}, {cap}"]
+    shares = ", ".join(f"{k} {n} ({100 * n / played:.1f}%)" for k, n in s["results"].items())
+    lines.append(f"results:   {shares or 'none'}")
+    lines.append(f"completed: {s['completed']} of {s['games']}, {s['errors']} error(s)")
+    if s["games"] > s["errors"]:
+        lines.append(f"per game:  {s['mean_turns']} turns, {s['mean_decisions']} decisions on average")
+    lines.append(f"speed:     {s['games_per_second'] or '-'} games/s ({s['seconds']} s)")
+    for e in s["error_samples"]:
+        where = f" [{e['where']}]" if e.get("where") else ""
+        lines.append(f"error:     seed {e['seed']}: {e['error']}{where}")
+        if e.get("replay"):
+            lines.append(f"           reproduce it: sogo replay {e['replay']}")
+    if s["errors"] > len(s["error_samples"]):
+        lines.append(f"           ... and {s['errors'] - len(s['error_samples'])} more error(s) "
+                     f"(--json lists every failed game's replay)")
+    return "\n".join(lines) + "\n"
+
+
 def aggregate(rb: Rulebook, games: int, seed: int, outcomes: list[dict[str, Any]],
               failures_dir: str | Path | None) -> dict[str, Any]:
     """Sum per-game outcomes (already in seed order) and save the failures' replays."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from cli_run import run
@@ -76,3 +77,26 @@ def test_every_command_has_help():
                 ["scenario", "run", "--help"], ["graph", "--help"], ["schema", "--help"]):
         code, out, _ = run(*cmd)
         assert code == 0 and "Usage" in out
+
+
+def test_simulate_text_report():
+    code, out, _ = run("simulate", "lovelive", "-n", "4", "--seed", "2", "--workers", "1")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("lovelive (rules ") and "4 games from seed 2, 1 worker(s) (processes)" in lines[0]
+    counts = [int(n) for n in re.findall(r"P\d (\d+) \(", lines[1])]
+    assert lines[1].startswith("results:") and sum(counts) == 4
+    assert lines[2] == "completed: 4 of 4, 0 error(s)"
+    assert lines[3].startswith("per game:") and lines[4].startswith("speed:")
+
+
+def test_simulate_fails_when_a_game_fails(tmp_path: Path):
+    code, out, _ = run("simulate", "lovelive", "-n", "2", "--seed", "1", "--workers", "1",
+                       "--max-decisions", "5", "--failures-dir", str(tmp_path))
+    assert code == 1
+    assert "completed: 0 of 2, 2 error(s)" in out
+    assert "per game:" not in out  # no game finished: no averages to give
+    replays = sorted(tmp_path.glob("*.jsonl"))
+    assert len(replays) == 2
+    for r in replays:
+        assert f"reproduce it: sogo replay {r}" in out

@@ -115,8 +115,9 @@ def test_not_a_replay(tmp_path):
 # -- failure traces ------------------------------------------------------------------------------
 def _simulate(*args: str) -> dict:
     code, out, err = run("simulate", "lovelive", "--json", *args)
-    assert code == 0, err
-    return json.loads(out)
+    summary = json.loads(out)
+    assert code == (1 if summary["errors"] else 0), err  # a failed game fails the command
+    return summary
 
 
 def test_runtime_error_is_saved_and_reproduced(tmp_path, monkeypatch):

@@ -150,10 +150,11 @@ def simulate(game: str, games: int, seed: int, decks: tuple[str, ...], as_json: 
 
     Results depend on the seeds only, not on --workers or --backend. Each failed game (an error, a
     broken invariant, or no result within --max-decisions) is saved as a replay under
-    --failures-dir; `sogo replay FILE` reproduces it.
+    --failures-dir; `sogo replay FILE` reproduces it. Exits 1 when any game failed.
     """
     import os
 
+    from interpreter.sim import format_summary
     from interpreter.sim import simulate as run_sim
 
     rb, cards, deck_lists = _setup(game, decks)
@@ -179,12 +180,10 @@ def simulate(game: str, games: int, seed: int, decks: tuple[str, ...], as_json: 
             bar.close()
     if as_json:
         click.echo(json.dumps(summary, sort_keys=True))
-        return
-    for k, v in summary.items():
-        if k != "failures":
-            click.echo(f"{k:>18}: {v}")
-    for f in summary["failures"]:
-        click.echo(f"{'failure':>18}: {f}  (sogo replay {f})")
+    else:
+        click.echo(format_summary(summary), nl=False)
+    if summary["errors"]:
+        sys.exit(1)
 
 
 @cli.group()
