@@ -1,4 +1,4 @@
-"""Project-wide standing checks: ruff is clean and the interpreter names no game."""
+"""Project-wide standing checks: ruff and mypy are clean and the interpreter names no game."""
 
 from __future__ import annotations
 
@@ -33,4 +33,12 @@ def test_ruff_is_clean():
         pytest.skip("ruff is not installed")
     r = subprocess.run([sys.executable, "-m", "ruff", "check", "interpreter", "tests"], cwd=ROOT,
                        capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_mypy_is_clean():
+    """The interpreter's type hints agree with its code (configuration in pyproject.toml)."""
+    if subprocess.run([sys.executable, "-m", "mypy", "--version"], capture_output=True).returncode != 0:
+        pytest.skip("mypy is not installed")
+    r = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr

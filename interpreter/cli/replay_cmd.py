@@ -67,11 +67,11 @@ def replay(file: str, force: bool, log_format: str, rulebook_path: str | None) -
         click.echo(f"note: recorded with Sogo {h.get('sogo')}, replaying with {sogo_version()}", err=True)
 
     out = run_replay(rep, rb, cards, log=log_format != "none")
-    for e in out.game.entries:
+    for entry in out.game.entries:
         if log_format == "text":
-            click.echo(e.as_text())
+            click.echo(entry.as_text())
         elif log_format == "jsonl":
-            click.echo(e.as_json())
+            click.echo(entry.as_json())
     if out.divergence is not None:
         if out.error:
             click.echo(f"error: {out.error}", err=True)

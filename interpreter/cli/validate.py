@@ -97,17 +97,17 @@ def validate_paths(paths: list[Path]) -> tuple[list[Diagnostic], list[str]]:
                     cdir = p if p.is_dir() else p.parent
                     # cards/game@1.02/ holds decks for that rules version; the cards are the game's.
                     versioned = cdir.name.startswith(f"{game}@")
-                    rb = rulebook(cdir.name if versioned else game, named_in, at)
-                    if rb is None:
+                    crb = rulebook(cdir.name if versioned else game, named_in, at)
+                    if crb is None:
                         continue
                     home = cdir.parent / game if versioned else cdir
                     all_cards = sorted(x for x in home.glob("*.yaml") if not x.name.startswith("deck"))
                     if versioned and not all_cards:
                         all_cards = sorted(x for x in cdir.glob("*.yaml") if not x.name.startswith("deck"))
-                    cards = _under(cdir.name, rb, card_files or all_cards) if versioned \
-                        else load_cards(rb, card_files or all_cards)
+                    cards = _under(cdir.name, crb, card_files or all_cards) if versioned \
+                        else load_cards(crb, card_files or all_cards)
                     for f in deck_files:
-                        load_deck(rb, cards, f)
+                        load_deck(crb, cards, f)
                     under = f" under {cdir.name}" if versioned else ""
                     ok.append(f"ok cards {p}{under} ({len(cards)} cards, {len(deck_files)} legal decks)")
                     # Card files are for every rules version of their game: check them under each.

@@ -50,6 +50,16 @@ class Ctx:
     """A scope for running effect steps and evaluating expressions."""
 
     __slots__ = ("game", "vars", "parent", "you", "this", "event", "rules", "ability", "node", "attr")
+    game: Game
+    vars: dict[str, Any]
+    parent: Ctx | None
+    you: int | None
+    this: Any
+    event: dict[str, Any] | None
+    rules: tuple[str, ...]
+    ability: Any
+    node: Any
+    attr: Any
 
     def __init__(self, game: Game, parent: Ctx | None = None, *, you: int | None = None, this: Any = None,
                  event: dict[str, Any] | None = None, rules: tuple[str, ...] = (),

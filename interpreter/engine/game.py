@@ -68,9 +68,10 @@ class Game:
         self.max_auto_steps = int(loop.get("max_auto_steps", 500000))
         self.loop_rules = tuple(loop.get("rules", ()))
         self._always = [p for p in rb.rule_processes if p.when == "always"]
-        reads = [p.reads_fields for p in rb.rule_processes]
         # Fields rule-process conditions read (None: any): a continuous effect on them wakes every process.
-        self.process_fields: frozenset[str] | None = None if None in reads else frozenset().union(*reads)
+        reads = [p.reads_fields for p in rb.rule_processes]
+        self.process_fields: frozenset[str] | None = (
+            None if any(r is None for r in reads) else frozenset(f for r in reads if r is not None for f in r))
         self._to_owner: dict[str, bool] = {}  # zone -> cards entering it go to their owner's side
         self._keeps: dict[tuple[str, str], bool] = {}  # (from, to) -> the object keeps its identity
         for (zid, zdef) in rb.zones.items():
@@ -135,7 +136,7 @@ class Game:
                 defaults = self._zone_defaults[zone] = {s: self.rb.states[s].get("default")
                                                         for s in self.rb.zones[zone].states}
             return dict(defaults)
-        out = {}
+        out: dict[str, Any] = {}
         for s in self.rb.zones[zone].states:
             if s in given:
                 out[s] = given[s]
@@ -655,7 +656,8 @@ class Game:
         return eff
 
     def end_durations(self, durations: set[str], ctx: Ctx) -> None:
-        keep, ended = [], []
+        keep: list[Effect] = []
+        ended: list[Effect] = []
         for e in self.state.effects:
             (ended if e.duration in durations else keep).append(e)
         if not ended:

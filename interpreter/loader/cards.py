@@ -54,10 +54,10 @@ def card_schema(rb: Rulebook) -> dict[str, Any]:
         if t == "strings":
             return {"type": "array", "items": {"type": "string"}}
         if t == "multiset":
-            return {"type": "object", "propertyNames": {"enum": rb.enums.get(f.get("of"), [])},
+            return {"type": "object", "propertyNames": {"enum": rb.enums.get(f.get("of") or "", [])},
                     "additionalProperties": {"type": "integer", "minimum": 0}}
         if t == "enum":
-            return {"enum": rb.enums.get(f.get("of"), [])}
+            return {"enum": rb.enums.get(f.get("of") or "", [])}
         return {}
 
     common = rb.raw.get("common_fields", []) or []
@@ -104,7 +104,7 @@ def _check_field(rb: Rulebook, f: dict[str, Any], value: Any, loc: Loc, comp: Co
                     comp.error(loc.at(i), f"'{v}' is not a {f['of']} (expected one of: {', '.join(allowed)})")
         return value
     if t == "multiset":
-        allowed = rb.enums.get(f.get("of"), [])
+        allowed = rb.enums.get(f.get("of") or "", [])
         if not isinstance(value, dict):
             comp.error(loc, f"field '{f['id']}' expects a mapping of {f.get('of')} to counts, e.g. {{{allowed[0]}: 1}}")
             return Multiset()
@@ -119,7 +119,7 @@ def _check_field(rb: Rulebook, f: dict[str, Any], value: Any, loc: Loc, comp: Co
                 out[sym] = n
         return out
     if t == "enum":
-        allowed = rb.enums.get(f.get("of"), [])
+        allowed = rb.enums.get(f.get("of") or "", [])
         if value not in allowed:
             comp.error(loc, f"field '{f['id']}' expects one of {', '.join(allowed)}, got {value!r}")
         return value
@@ -165,7 +165,7 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
         comp.error(loc.at("kind"), f"unknown ability kind {kind!r} (expected one of: {', '.join(sorted(kinds))})")
         return None
     # A rulebook names its ability kinds; the engine treats each by how it is played.
-    kind = ENGINE_KINDS.get((kind_defs.get(kind) or {}).get("played"), kind)
+    kind = ENGINE_KINDS.get((kind_defs.get(kind) or {}).get("played", ""), str(kind))
     triggers: list[dict[str, Any]] = []
     limit: int | None = None
     gate: str | None = None
@@ -174,7 +174,7 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
     kws = list(raw.get("keywords", []) or [])
     # A card type's default keywords apply to an ability with no condition keyword of their group.
     given_groups = {_condition_group(rb, kw) for kw in kws if (rb.keywords.get(kw) or {}).get("kind") == "condition"}
-    for kw in (rb.card_types.get(card_type) or {}).get("default_keywords", []) or []:
+    for kw in (rb.card_types.get(card_type or "") or {}).get("default_keywords", []) or []:
         if _condition_group(rb, kw) not in given_groups:
             kws.append(kw)
     for i, kw in enumerate(kws):

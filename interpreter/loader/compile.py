@@ -285,7 +285,7 @@ class Compiler:
         if not isinstance(value, dict):
             self.error(loc, "expected a mapping of card fields to {add: ...} or {set: ...}")
             return []
-        out = []
+        out: list[tuple[str, str, Callable[[Any], Any]]] = []
         for fname, op in value.items():
             fl = loc.at(fname)
             if fname not in self.known.fields:
@@ -296,7 +296,7 @@ class Compiler:
             (opname, v), = op.items()
             if isinstance(v, dict):
                 parts = {sym: self.expr(n, fl.at(opname, sym)) for sym, n in v.items()}
-                out.append((fname, opname, lambda env, parts=parts: {s: f(env) for s, f in parts.items()}))
+                out.append((fname, opname, _mapping_of(parts)))
             else:
                 out.append((fname, opname, self.expr(v, fl.at(opname))))
         return out
@@ -369,6 +369,11 @@ def _block_pos(lines: list[str], line: int, src: str, offset: int) -> tuple[int,
     return last
 
 
+def _mapping_of(parts: dict[str, Callable[[Any], Any]]) -> Callable[[Any], dict[str, Any]]:
+    """One closure computing a mapping of expressions (a per-symbol modification)."""
+    return lambda env: {s: f(env) for s, f in parts.items()}
+
+
 def _zone_literals(c: Compiled) -> list[str]:
     """String literals passed as the zone argument of zone functions."""
     from interpreter.expr import walk
@@ -378,6 +383,7 @@ def _zone_literals(c: Compiled) -> list[str]:
     for node in walk(c.ast):
         if isinstance(node, Call) and node.name in ("cards", "cards_in", "zones_in", "top", "bottom", "in_group"):
             idx = 1 if node.name == "in_group" else 0
-            if len(node.args) > idx and isinstance(node.args[idx], Literal) and isinstance(node.args[idx].value, str):
-                out.append(node.args[idx].value)
+            arg = node.args[idx] if len(node.args) > idx else None
+            if isinstance(arg, Literal) and isinstance(arg.value, str):
+                out.append(arg.value)
     return out

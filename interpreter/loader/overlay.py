@@ -147,11 +147,14 @@ def _drop(smap: SourceMap, list_path: PathKey, index: int) -> SourceMap:
     n = len(list_path)
 
     def where(p: PathKey) -> PathKey | None:
-        if len(p) <= n or p[:n] != list_path or not isinstance(p[n], int):
+        if len(p) <= n or p[:n] != list_path:
             return p
-        if p[n] == index:
+        i = p[n]
+        if not isinstance(i, int):
+            return p
+        if i == index:
             return None
-        return (*list_path, p[n] - 1, *p[n + 1:]) if p[n] > index else p
+        return (*list_path, i - 1, *p[n + 1:]) if i > index else p
 
     return smap.moved(where)
 

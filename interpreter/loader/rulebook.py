@@ -139,6 +139,8 @@ def _part_path(directory: Path, name: Any, where: tuple[int, int], diags: Diagno
     if not isinstance(name, str) or not PART_NAME.search(name):
         return None  # the schema reports it, at the name
     path = directory / name
+    real: Path | None
+    home: Path | None
     try:
         real, home = path.resolve(), directory.resolve()
     except (OSError, RuntimeError):  # a symlink loop
@@ -326,8 +328,8 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
     templates: dict[str, Template] = {}
     for tid, (t, loc) in tpl_raw.items():
         comp._current_template = tid
-        params = t.get("params", {}) or {}
-        defaults = {str(n): comp.expr(v, loc.at("params", n)) for n, v in params.items()}
+        tparams = t.get("params", {}) or {}
+        defaults = {str(n): comp.expr(v, loc.at("params", n)) for n, v in tparams.items()}
         can = comp.expr(t["can"], loc.at("can")) if "can" in t else None
         templates[tid] = Template(tid, tuple(t.get("rules", ())), defaults, comp.steps(t.get("do", []), loc.at("do")),
                                   can)
@@ -407,11 +409,14 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
 
     # -- rule processing -------------------------------------------------------------------
     rp = d.get("rule_processing", {}) or {}
-    rp_loc = m.locs.get("rule_processing")
+
+    def rp_at(*path: Any) -> Loc:  # only asked when the section is there
+        return m.loc("rule_processing").at(*path)
+
     processes: list[RuleProcess] = []
     seen_rp: set[str] = set()
     for i, p in enumerate(rp.get("processes", []) or []):
-        loc = rp_loc.at("processes", i)
+        loc = rp_at("processes", i)
         if p.get("id") in seen_rp:
             comp.error(loc.at("id"), f"duplicate rule process id '{p.get('id')}'")
         seen_rp.add(p.get("id"))
@@ -425,11 +430,11 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
     redirect = None
     if "redirect" in rp:
         r = rp["redirect"]
-        redirect = {"if": comp.expr(r.get("if", True), rp_loc.at("redirect", "if")), "from": r.get("from"),
+        redirect = {"if": comp.expr(r.get("if", True), rp_at("redirect", "if")), "from": r.get("from"),
                     "to": r.get("to"), "rules": tuple(r.get("rules", ()))}
         for key in ("from", "to"):
             if r.get(key) not in known.zones:
-                comp.error(rp_loc.at("redirect", key), f"unknown zone '{r.get(key)}'")
+                comp.error(rp_at("redirect", key), f"unknown zone '{r.get(key)}'")
 
     # -- setup and deck construction ---------------------------------------------------------
     setup_raw = d.get("setup", {}) or {}

@@ -110,14 +110,14 @@ def _place(game: Game, zones: dict[str, Any]) -> None:
             if zone not in rb.zones:
                 raise ValueError(f"setup.zones.{pkey}: unknown zone '{zone}' (known: {', '.join(rb.zones)})")
             for e in entries or []:
-                spec = {"card": e} if isinstance(e, str) else dict(e)
+                spec: dict[str, Any] = {"card": e} if isinstance(e, str) else dict(e)
                 cid = spec.pop("card")
                 if cid not in game.cards:
                     raise ValueError(f"setup.zones.{pkey}.{zone}: unknown card '{cid}'")
                 owner = _player(spec.pop("owner"), "owner") if "owner" in spec else (p if p is not None else 0)
                 under = spec.pop("under", [])
-                marks = spec.pop("marks", {})
-                counters = spec.pop("counters", {})
+                marks: dict[str, Any] = spec.pop("marks", {})
+                counters: dict[str, int] = spec.pop("counters", {})
                 states = {k: v for k, v in spec.items()}
                 obj = game._create(cid, owner, zone, states, None if shared else p)
                 obj.marks.update(marks)
@@ -430,10 +430,10 @@ def _expectation_failures(game: Game, exp: dict[str, Any]) -> Iterator[Problem]:
                 yield ("expect", "result"), f"expected P{wp + 1} to win, got {got}"
     for pkey, zmap in (exp.get("zones") or {}).items():
         for zone, want in zmap.items():
-            got = _ids(game, zone, _holder(game, zone, pkey))
-            same = got == want if game.rb.zones[zone].ordered else sorted(got) == sorted(want)
+            have = _ids(game, zone, _holder(game, zone, pkey))
+            same = have == want if game.rb.zones[zone].ordered else sorted(have) == sorted(want)
             if not same:
-                yield ("expect", "zones", pkey, zone), f"{pkey} {zone}: expected {want}, got {got}"
+                yield ("expect", "zones", pkey, zone), f"{pkey} {zone}: expected {want}, got {have}"
     for pkey, zmap in (exp.get("counts") or {}).items():
         for zone, count in zmap.items():
             n = len(st.zones[(zone, _holder(game, zone, pkey))])

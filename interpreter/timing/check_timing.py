@@ -53,7 +53,7 @@ def check_timing(game: Any, ctx: Ctx) -> Any:
         for entry in order:
             p = _player_for(game, entry.get("player", "active_player"))
             mine = [x for x in st.pending if x.master == p]
-            if not mine:
+            if p is None or not mine:
                 continue
             pend = mine[0]
             distinct = {(x.card_id, x.ability, x.source) for x in mine}

@@ -108,7 +108,7 @@ class Continuous:
 
     def _sources(self) -> list[tuple[int, dict[str, Any], Ctx, set[int] | None]]:
         game = self.game
-        out = []
+        out: list[tuple[int, dict[str, Any], Ctx, set[int] | None]] = []
         if self.any_sources:
             key = ability_key(game)
             if self._holders[0] != key:

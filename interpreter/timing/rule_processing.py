@@ -49,7 +49,7 @@ def _places(game: Any, proc: RuleProcess, p: Any, z: Any) -> list[tuple[str, int
     if proc.watch_keys is None:
         return None
     zones = game.rb.zones
-    out = []
+    out: list[tuple[str, int | None]] = []
     for zone, who in proc.watch_keys:
         if zone == ZONE_VAR:
             zone = z
