@@ -9,6 +9,7 @@ the same games; a failure prints the decks and seed that reproduce it.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
 from pathlib import Path
@@ -27,8 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted(p.name for p in (ROOT / "cards").iterdir() if p.is_dir() and (ROOT / "rulebooks" / p.name).is_dir())
 REQUIRED = {"lovelive"}
 """Games whose rulebook and cards must load; any other game is fuzzed once it loads."""
-EXAMPLES = 100
-"""Games played per rulebook (each with two fresh random decks and a fresh seed)."""
+EXAMPLES = int(os.environ.get("SOGO_FUZZ_EXAMPLES", "100"))
+"""Games played per rulebook (each with two fresh random decks and a fresh seed); a longer campaign
+sets SOGO_FUZZ_EXAMPLES."""
 EXTRA_MAX = 5
 """Cards beyond the exact counts, when the rules leave room (only bounds, or cards no count covers)."""
 
