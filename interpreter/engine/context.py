@@ -17,10 +17,6 @@ if TYPE_CHECKING:
 _MISSING = object()
 _new_ctx = object.__new__
 
-def _other(ctx: Any, p: int | None) -> int | None:
-    return None if p is None else (p + 1) % ctx.game.state.num_players
-
-
 def _node(ctx: Any) -> Any:
     node = ctx.game.cur_node
     return node.base if node is not None else None
@@ -29,14 +25,14 @@ def _node(ctx: Any) -> Any:
 POSITIONAL: dict[str, Callable[[Any], Any]] = {
     "you": attrgetter("you"),
     "master": attrgetter("you"),
-    "opponent": lambda ctx: _other(ctx, ctx.you),
+    "opponent": lambda ctx: ctx.game._other(ctx.you),
     "this": attrgetter("this"),
     "source": attrgetter("this"),
     "event": attrgetter("event"),
     "turn": lambda ctx: ctx.game.state.turn,
     "turn_player": lambda ctx: ctx.game.cur_tp,
     "active_player": lambda ctx: ctx.game.cur_ap,
-    "non_active_player": lambda ctx: _other(ctx, ctx.game.cur_ap),
+    "non_active_player": lambda ctx: ctx.game._other(ctx.game.cur_ap),
     "node": _node,
 }
 """The names every rulebook can use without declaring them, each with its reader. No rulebook or

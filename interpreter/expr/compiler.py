@@ -120,8 +120,8 @@ def compile_expr(
     With ``names`` given, every free name must be one of them; ``it`` is accepted outside
     where/select only if listed. ``fixed`` maps names no scope can bind to their readers, which
     are called with the environment instead of looking the name up (inside a where/select body,
-    maybe with the item environment, which hands on the base environment's attributes). Raises `ExprError` (with a
-    source offset) on any problem.
+    maybe with the item environment, which hands on the base environment's attributes).
+    Raises `ExprError` (with a source offset) on any problem.
     """
     ast = parse(src)
     compiler = _Compiler(names, functions if functions is not None else {}, fixed or {})

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from interpreter.engine.context import GLOBAL_NAMES
 from interpreter.engine.decisions import Decision, IllegalAnswer
 from interpreter.engine.game import Game, GameError
 from interpreter.loader.cards import load_cards
@@ -348,6 +349,10 @@ def _check_setup(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) ->
             if n.zone(pkey, zone, (*dpath, zone), f"setup.decks.{pkey}"):
                 for i, cid in enumerate(ids):
                     n.card(cid, (*dpath, zone, i), f"setup.decks.{pkey}.{zone}")
+    for name in setup.get("vars") or {}:
+        if name in GLOBAL_NAMES:  # expressions read these from the game, never from a variable
+            n.keys.append((("setup", "vars", name), f"setup.vars: '{name}' is a name the engine gives "
+                                                   f"({', '.join(sorted(GLOBAL_NAMES))}); set it another way"))
     for role, pkey in (setup.get("roles") or {}).items():
         n.role(role, ("setup", "roles", role), "setup.roles")
         n.player(pkey, ("setup", "roles", role), f"setup.roles.{role}", at_key=False)
