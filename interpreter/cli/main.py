@@ -55,7 +55,8 @@ def _setup(game_name: str, decks: tuple[str, ...] | None) -> tuple[Any, Any, lis
 @click.option("--seed", default=1, show_default=True, help="Seed for the game's random generator.")
 @click.option("--agents", default="random,random", show_default=True,
               help="Comma-separated agent per player: random, first, human.")
-@click.option("--decks", nargs=2, type=click.Path(exists=True), help="Two deck files (default: the samples).")
+@click.option("--decks", nargs=2, type=click.Path(exists=True),
+              help="Two deck files, P1's then P2's (default: the samples).")
 @click.option("--log", "log_format", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
 @click.option("--save-replay", type=click.Path(dir_okay=False), default=None,
               help="Save the game as a replay (JSON lines) that `sogo replay` reproduces.")
@@ -129,7 +130,8 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
 @click.argument("game")
 @click.option("-n", "games", default=100, show_default=True, help="Number of games.")
 @click.option("--seed", default=1, show_default=True, help="First seed; game i uses seed+i.")
-@click.option("--decks", nargs=2, type=click.Path(exists=True))
+@click.option("--decks", nargs=2, type=click.Path(exists=True),
+              help="Two deck files, P1's then P2's (default: the samples).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes to play on (default: all cores); 1 plays in this process.")
