@@ -140,26 +140,36 @@ class Replay:
 
     @classmethod
     def load(cls, path: str | Path) -> Replay:
-        """Read a replay file; raises ValueError naming the line of any problem."""
+        """Read a replay file; raises ValueError naming the line (and column) of any problem."""
+        raw = Path(path).read_bytes()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = raw[:e.start].count(b"\n") + 1
+            col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+            raise ValueError(f"{path}:{line}:{col}: not UTF-8 text (byte 0x{raw[e.start]:02x}); "
+                             "a replay is JSON lines") from None
         rows: list[Any] = []
-        for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        lines: list[int] = []  # the file line of each row (blank lines are skipped)
+        for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             try:
                 rows.append(json.loads(line))
             except json.JSONDecodeError as e:
-                raise ValueError(f"{path}:{n}: not JSON: {e.msg}") from e
+                raise ValueError(f"{path}:{n}:{e.colno}: not JSON: {e.msg}") from None
             if not isinstance(rows[-1], dict):
-                raise ValueError(f"{path}:{n}: expected a JSON object")
+                raise ValueError(f"{path}:{n}:1: expected a JSON object")
+            lines.append(n)
         if not rows or rows[0].get("replay") != "sogo":
-            raise ValueError(f"{path}:1: not a Sogo replay (the first line has no \"replay\": \"sogo\")")
+            raise ValueError(f"{path}:1:1: not a Sogo replay (the first line has no \"replay\": \"sogo\")")
         if rows[0].get("format") != FORMAT:
-            raise ValueError(f"{path}:1: replay format {rows[0].get('format')!r}, this Sogo reads {FORMAT}")
+            raise ValueError(f"{path}:{lines[0]}:1: replay format {rows[0].get('format')!r}, this Sogo reads {FORMAT}")
         end = rows[-1] if len(rows) > 1 and "end" in rows[-1] else None
         steps = rows[1:-1] if end is not None else rows[1:]
         for n, s in enumerate(steps):
             if not isinstance(s.get("answer"), list):
-                raise ValueError(f"{path}:{n + 2}: a decision line needs an 'answer' list")
+                raise ValueError(f"{path}:{lines[n + 1]}:1: a decision line needs an 'answer' list")
         return cls(rows[0], steps, end)
 
 

@@ -112,6 +112,23 @@ def test_not_a_replay(tmp_path):
     assert code == 1 and "not a Sogo replay" in err
 
 
+@pytest.mark.parametrize("content, message", [
+    (b'garbage{\n', "x.jsonl:1:1: not JSON: Expecting value"),
+    (b'{"replay": "sogo", "format": 1}\n{"answer": [1}\n', "x.jsonl:2:14: not JSON: Expecting ',' delimiter"),
+    (b'{"replay": "sogo",\xff "format": 1}\n', "x.jsonl:1:19: not UTF-8 text (byte 0xff); a replay is JSON lines"),
+    (b'[1, 2]\n', "x.jsonl:1:1: expected a JSON object"),
+    (b'', 'x.jsonl:1:1: not a Sogo replay (the first line has no "replay": "sogo")'),
+    (b'{"replay": "sogo", "format": 9}\n', "x.jsonl:1:1: replay format 9, this Sogo reads 1"),
+    (b'{"replay": "sogo", "format": 1}\n\n{"answer": "a"}\n', "x.jsonl:3:1: a decision line needs an 'answer' list"),
+])
+def test_a_broken_replay_file_is_a_located_error(tmp_path, content, message):
+    f = tmp_path / "x.jsonl"
+    f.write_bytes(content)
+    code, out, err = run("replay", str(f))
+    assert code == 1 and out == ""
+    assert err.splitlines() == [f"error: {tmp_path / message}"]
+
+
 # -- failure traces ------------------------------------------------------------------------------
 def _simulate(*args: str) -> dict:
     code, out, err = run("simulate", "lovelive", "--json", *args)
