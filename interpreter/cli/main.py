@@ -128,7 +128,7 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
 
 @cli.command()
 @click.argument("game")
-@click.option("-n", "games", default=100, show_default=True, help="Number of games.")
+@click.option("-n", "games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
 @click.option("--seed", default=1, show_default=True, help="First seed; game i uses seed+i.")
 @click.option("--decks", nargs=2, type=click.Path(exists=True),
               help="Two deck files, P1's then P2's (default: the samples).")
