@@ -35,6 +35,7 @@ from typing import Any
 from interpreter.engine.decisions import Decision, IllegalAnswer, check_answer
 from interpreter.engine.game import Game
 from interpreter.engine.invariants import check_invariants
+from interpreter.loader.diagnostics import LoadError
 from interpreter.loader.model import CardDef, Rulebook
 
 FORMAT = 1
@@ -140,15 +141,15 @@ class Replay:
 
     @classmethod
     def load(cls, path: str | Path) -> Replay:
-        """Read a replay file; raises ValueError naming the line (and column) of any problem."""
+        """Read a replay file; raises LoadError at the line and column of the first problem."""
         raw = Path(path).read_bytes()
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
-            line = raw[:e.start].count(b"\n") + 1
+            at_line = raw[:e.start].count(b"\n") + 1
             col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
-            raise ValueError(f"{path}:{line}:{col}: not UTF-8 text (byte 0x{raw[e.start]:02x}); "
-                             "a replay is JSON lines") from None
+            raise LoadError.single(str(path), at_line, col, f"not UTF-8 text (byte 0x{raw[e.start]:02x}); "
+                                   "a replay is JSON lines") from None
         rows: list[Any] = []
         lines: list[int] = []  # the file line of each row (blank lines are skipped)
         for n, line in enumerate(text.splitlines(), 1):
@@ -157,19 +158,20 @@ class Replay:
             try:
                 rows.append(json.loads(line))
             except json.JSONDecodeError as e:
-                raise ValueError(f"{path}:{n}:{e.colno}: not JSON: {e.msg}") from None
+                raise LoadError.single(str(path), n, e.colno, f"not JSON: {e.msg}") from None
             if not isinstance(rows[-1], dict):
-                raise ValueError(f"{path}:{n}:1: expected a JSON object")
+                raise LoadError.single(str(path), n, 1, "expected a JSON object")
             lines.append(n)
         if not rows or rows[0].get("replay") != "sogo":
-            raise ValueError(f"{path}:1:1: not a Sogo replay (the first line has no \"replay\": \"sogo\")")
+            raise LoadError.single(str(path), 1, 1, 'not a Sogo replay (the first line has no "replay": "sogo")')
         if rows[0].get("format") != FORMAT:
-            raise ValueError(f"{path}:{lines[0]}:1: replay format {rows[0].get('format')!r}, this Sogo reads {FORMAT}")
+            raise LoadError.single(str(path), lines[0], 1,
+                                   f"replay format {rows[0].get('format')!r}, this Sogo reads {FORMAT}")
         end = rows[-1] if len(rows) > 1 and "end" in rows[-1] else None
         steps = rows[1:-1] if end is not None else rows[1:]
         for n, s in enumerate(steps):
             if not isinstance(s.get("answer"), list):
-                raise ValueError(f"{path}:{lines[n + 1]}:1: a decision line needs an 'answer' list")
+                raise LoadError.single(str(path), lines[n + 1], 1, "a decision line needs an 'answer' list")
         return cls(rows[0], steps, end)
 
 

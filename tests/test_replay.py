@@ -129,6 +129,22 @@ def test_a_broken_replay_file_is_a_located_error(tmp_path, content, message):
     assert err.splitlines() == [f"error: {tmp_path / message}"]
 
 
+def test_validate_checks_replays(recorded, tmp_path):
+    path, _ = recorded
+    code, out, err = run("validate", str(path))
+    assert code == 0 and out.splitlines() == [f"ok replay {path} (lovelive, {len(Replay.load(path).steps)} decisions)"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(Path(path).read_text(encoding="utf-8").replace('"rulebook_dir": "lovelive"',
+                                                                  '"rulebook_dir": "lovelivx"'), encoding="utf-8")
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("{\n", encoding="utf-8")
+    code, out, err = run("validate", str(bad), str(broken))
+    assert code == 1 and out == ""
+    assert err.splitlines() == [f"{bad}:1:1: no rulebook 'lovelivx' (known: haikyu, haikyu@1.02, lovelive)",
+                                f"{broken}:1:2: not JSON: Expecting property name enclosed in double quotes",
+                                "2 problem(s)"]
+
+
 # -- failure traces ------------------------------------------------------------------------------
 def _simulate(*args: str) -> dict:
     code, out, err = run("simulate", "lovelive", "--json", *args)

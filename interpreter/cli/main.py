@@ -27,7 +27,7 @@ def cli() -> None:
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 def validate(paths: tuple[str, ...]) -> None:
-    """Check rulebooks, card files, decks and scenarios; report every problem as FILE:LINE:COL."""
+    """Check rulebooks, card files, decks, scenarios and replays; report every problem as FILE:LINE:COL."""
     from interpreter.cli.validate import validate_paths
 
     problems, checked = validate_paths([Path(p) for p in paths])

@@ -41,7 +41,7 @@ def replay(file: str, force: bool, log_format: str, rulebook_path: str | None) -
 
     try:
         rep = Replay.load(file)
-    except (OSError, ValueError) as e:
+    except (OSError, LoadError) as e:
         _refuse(f"error: {e}")
     h = rep.header
     try:

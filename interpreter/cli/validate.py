@@ -1,4 +1,4 @@
-"""`sogo validate`: find what each path is (rulebook, card file, deck, scenario) and check it."""
+"""`sogo validate`: find what each path is (rulebook, card file, deck, scenario, replay) and check it."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ def _classify(path: Path) -> list[tuple[str, Path]]:
         for d in subdirs:
             out.extend(_classify(d))
         return out
+    if path.suffix == ".jsonl":
+        return [("replay", path)]
     if _looks_like_scenario(path):
         return [("scenario", path)]
     if path.name.startswith("deck"):
@@ -126,6 +128,16 @@ def validate_paths(paths: list[Path]) -> tuple[list[Diagnostic], list[str]]:
                         problems.extend(o.diagnostics)  # located where the scenario went wrong
                     if all(o.passed for o in outcomes):
                         ok.append(f"ok scenarios {p} ({len(files)})")
+                elif kind == "replay":
+                    # Its shape and its rulebook; `sogo replay` plays it and compares the end.
+                    from interpreter.replay import Replay
+
+                    rep = Replay.load(p)
+                    name = rep.header.get("rulebook_dir") or rep.header.get("rulebook")
+                    if not isinstance(name, str):
+                        problems.append(Diagnostic(str(p), 1, 1, "the replay's header names no rulebook"))
+                    elif rulebook(name, p, (1, 1)) is not None:
+                        ok.append(f"ok replay {p} ({name}, {len(rep.steps)} decisions)")
             except LoadError as e:
                 problems.extend(e.diagnostics)
     return list(dict.fromkeys(problems)), ok  # cards checked for a version's decks and for the version alike
