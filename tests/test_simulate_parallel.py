@@ -74,3 +74,21 @@ def test_dask_local_cluster_gives_the_same_results():
     dask = simulate(rb, cards, decks, 4, 21, workers=2, backend="dask")
     assert dask["backend"] == "dask"
     assert same_games(local, dask), (local, dask)
+
+
+def test_dask_from_the_command_line_reports_the_same_failures(tmp_path: Path):
+    """`sogo simulate --backend dask` (a local cluster here): same summary and the same replay
+    files for failed games as the process pool, and the same exit code."""
+    pytest.importorskip("dask.distributed")
+    args = ("-n", "3", "--seed", "2", "--workers", "2", "--max-decisions", "30")
+    pool = cli_json(*args, "--failures-dir", str(tmp_path / "pool"))
+    dask = cli_json(*args, "--backend", "dask", "--failures-dir", str(tmp_path / "dask"))
+    assert dask["backend"] == "dask" and dask["errors"] == pool["errors"] == 3
+    def samples(s: dict) -> list[dict]:  # the replay paths differ only by --failures-dir
+        return [{k: v for k, v in e.items() if k != "replay"} for e in s["error_samples"]]
+
+    assert samples(pool) == samples(dask)
+    assert same_games({**pool, "error_samples": []}, {**dask, "error_samples": []})
+    assert [Path(f).name for f in dask["failures"]] == [Path(f).name for f in pool["failures"]]
+    for a, b in zip(pool["failures"], dask["failures"], strict=True):
+        assert Path(a).read_text(encoding="utf-8") == Path(b).read_text(encoding="utf-8")
