@@ -5,6 +5,11 @@ Those are load-time tools (the loader validates with jsonschema, builds the turn
 networkx graph to check it); the game itself runs on plain records and closures. Each tool is
 replaced by a trap that raises, games are played through, and a last test shows the traps do
 spring (loading a rulebook under them fails), so a pass means something.
+
+One use of networkx during play is legitimate and rare: continuous effects that depend on each
+other are put in order by a topological sort (timing/continuous.py). No sample game has such
+effects; a card pool that brings them would spring the graph trap here, and that sort is then the
+one exemption to make.
 """
 
 from __future__ import annotations
