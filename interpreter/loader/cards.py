@@ -17,7 +17,7 @@ from interpreter.engine.functions import Multiset
 from interpreter.loader.compile import Compiler, Loc, const
 from interpreter.loader.diagnostics import Diagnostics, LoadError
 from interpreter.loader.model import Ability, CardDef, Rulebook
-from interpreter.loader.rulebook import _collect_names, positional_bindings
+from interpreter.loader.names import collect_names, positional_bindings
 from interpreter.loader.schema import schema_names, validate
 from interpreter.loader.yaml_safe import load_yaml
 from interpreter.verbs.registry import Step
@@ -250,7 +250,7 @@ def load_cards(rb: Rulebook, paths: Iterable[Path]) -> CardPool:
             diags.add(str(path), line, col, f"card file is for game {data.get('game')!r}, not {rb.id!r}")
             continue
         names = set(rb.names)
-        _collect_names(data, names)
+        collect_names(data, names)
         positional_bindings(data, partial(Loc, str(path), smap), diags)
         comp = Compiler(diags, rb.compiler.known, names, rb.functions)
         for i, raw in enumerate(data["cards"]):

@@ -1,0 +1,413 @@
+"""Compile a merged rulebook section by section.
+
+`load_rulebook` calls these in order: ids and what they name first (every later check looks names
+up there), then functions (expressions everywhere may call them), templates, zones, card types,
+keywords, actions, rule processing, setup and deck construction, the turn structure (which checks
+the jump targets named by everything compiled before it), timing and invariants. Each reports its
+problems to the shared `Compiler` and carries on, so one run shows every mistake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from interpreter.engine.functions import GENERIC_FUNCTIONS
+from interpreter.expr import FuncSpec
+from interpreter.graph.build import TurnGraph, build_graph, check_reachable, jump_targets
+from interpreter.loader.compile import Compiler, Known, Loc, const
+from interpreter.loader.diagnostics import Diagnostics
+from interpreter.loader.model import Action, DeckRule, RuleProcess, Template, ZoneDef
+
+Raw = dict[str, tuple[dict[str, Any], Loc]]
+"""A list section indexed by id: each element with where it was written."""
+
+LIST_SECTIONS = {"invariants", "enums", "card_types", "common_fields", "placement_states", "zones", "templates",
+                 "events", "durations", "functions", "keywords", "decisions", "not_encoded", "actions", "roles",
+                 "subgraphs", "ability_kinds"}
+"""Sections that are lists of elements: each part of a rulebook may add elements to them."""
+TIMING_SECTIONS = ("check_timing", "play_timing", "triggers", "continuous", "replacement", "costs",
+                   "last_known_information", "choosing")
+CHECK_TIMING_PLAYERS = ("active_player", "non_active_player", "turn_player", "non_turn_player")
+
+
+class Merged:
+    """Rulebook parts merged into one mapping, remembering where each value came from."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, Any] = {}
+        self.locs: dict[str, Any] = {}  # section -> Loc, or list of Locs for list sections
+
+    def loc(self, section: str, index: int | None = None) -> Loc:
+        v = self.locs[section]
+        return v[index] if index is not None else v
+
+    def loc_of(self, path: tuple[Any, ...]) -> Loc:
+        """Where the value at `path` (section first) was written, whichever part it came from."""
+        if path[0] in LIST_SECTIONS:
+            return self.loc(path[0], path[1]).at(*path[2:])
+        return self.loc(path[0]).at(*path[1:])
+
+
+@dataclass
+class Ids:
+    """The list sections indexed by id (duplicates reported), and what they let later checks know."""
+
+    zones: Raw
+    states: Raw
+    enums: Raw
+    types: Raw
+    templates: Raw
+    functions: Raw
+    keywords: Raw
+    events: Raw
+    actions: Raw
+    roles: Raw
+    durations: Raw
+    subgraphs: Raw
+    known: Known
+    groups: dict[str, list[str]]
+    field_types: dict[str, dict[str, Any]]
+
+
+def index_ids(m: Merged, diags: Diagnostics) -> Ids:
+    d = m.data
+
+    def unique(section: str) -> Raw:
+        out: Raw = {}
+        for i, item in enumerate(d.get(section, [])):
+            loc = m.loc(section, i)
+            if not isinstance(item, dict) or "id" not in item:
+                continue
+            if item["id"] in out:
+                line, col = loc.at("id").pos()
+                diags.add(loc.file, line, col, f"duplicate {section} id '{item['id']}' (first at {out[item['id']][1]})")
+                continue
+            out[item["id"]] = (item, loc)
+        return out
+
+    ids = Ids(unique("zones"), unique("placement_states"), unique("enums"), unique("card_types"), unique("templates"),
+              unique("functions"), unique("keywords"), unique("events"), unique("actions"), unique("roles"),
+              unique("durations"), unique("subgraphs"), Known(), {}, {})
+    known = ids.known
+    known.zones = set(ids.zones)
+    for zid, (z, _) in ids.zones.items():
+        for g in z.get("groups", []) or []:
+            ids.groups.setdefault(g, []).append(zid)
+    known.groups = set(ids.groups)
+    known.states = {sid: set(s.get("values", [])) for sid, (s, _) in ids.states.items()}
+    known.enums = {eid: set(e.get("values", [])) for eid, (e, _) in ids.enums.items()}
+    known.events = set(ids.events)
+    known.templates = set(ids.templates)
+    known.roles = set(ids.roles)
+    known.durations = set(ids.durations)
+    known.actions = set(ids.actions)
+    known.keywords = set(ids.keywords)
+    for _tid, (t, _) in ids.types.items():
+        for f in t.get("fields", []) or []:
+            ids.field_types[f["id"]] = f
+    for f in d.get("common_fields", []):
+        ids.field_types[f["id"]] = f
+    known.fields = set(ids.field_types)
+    return ids
+
+
+# -- functions: generic ones plus the rulebook's own, defined as expressions ------------------------
+_SCALARS = frozenset({int, str, bool, type(None)})
+
+
+def declare_functions(fn_raw: Raw, diags: Diagnostics) -> tuple[dict[str, FuncSpec], dict[str, dict[str, Any]]]:
+    """Every function an expression may call. The rulebook's own get their bodies later
+    (`compile_functions`), since a body may call any function, its own included."""
+    functions: dict[str, FuncSpec] = dict(GENERIC_FUNCTIONS)
+    bodies: dict[str, dict[str, Any]] = {}
+    for fid, (f, loc) in fn_raw.items():
+        if fid in GENERIC_FUNCTIONS:
+            line, col = loc.at("id").pos()
+            diags.add(loc.file, line, col, f"function '{fid}' is built in; choose another name")
+            continue
+        params = list(f.get("params", []) or [])
+        holder: dict[str, Any] = {}
+        bodies[fid] = holder
+        functions[fid] = FuncSpec(fid, _rulebook_function(fid, params, holder), len(params), len(params),
+                                  pass_env=True)
+    return functions, bodies
+
+
+def _rulebook_function(fid: str, params: list[str], holder: dict[str, Any]) -> Callable[..., Any]:
+    def fn(env: Any, *args: Any) -> Any:
+        if holder.get("pure"):
+            # A function of its arguments and the game state only: memoise it until the
+            # state changes (play legality asks the same question for every card in hand).
+            game = env.game
+            memo = game.cache.get("functions")
+            if memo is None or memo[0] != game.version:
+                memo = (game.version, {})
+                game.cache["functions"] = memo
+            if len(args) == 1 and args[0].__class__ in _SCALARS:
+                key: Any = (fid, args[0])  # the usual call: a player
+            else:
+                key = (fid, *(("#", a.oid) if hasattr(a, "oid") else a for a in args))
+            try:
+                return memo[1][key]
+            except KeyError:
+                pass
+            except TypeError:  # an unhashable argument (a list): just compute
+                return holder["body"](env.child(vars=dict(zip(params, args, strict=False))))
+            value = memo[1][key] = holder["body"](env.child(vars=dict(zip(params, args, strict=False))))
+            return value
+        return holder["body"](env.child(vars=dict(zip(params, args, strict=False))))
+    return fn
+
+
+def compile_functions(fn_raw: Raw, bodies: dict[str, dict[str, Any]], comp: Compiler, roles: set[str]) -> None:
+    """Each function's body; a function is pure (memoised) when it reads nothing but its
+    parameters, the roles and the turn, and calls only pure functions."""
+    fn_calls: dict[str, set[str]] = {}
+    for fid, (f, loc) in fn_raw.items():
+        if fid in bodies:
+            c = comp.compile_str(str(f.get("expr", "")), loc.at("expr"))
+            bodies[fid]["body"] = c if c is not None else const(None)
+            if c is not None:
+                fn_calls[fid] = set(c.calls_used) & set(bodies)
+                free = set(c.names_used) - set(f.get("params", []) or []) - {"it"}
+                bodies[fid]["pure"] = free <= (roles | {"turn"})
+    report_cycles(fn_calls, "function", lambda f: fn_raw[f][1], comp, list(fn_raw))
+    changed = True
+    while changed:  # a function calling an impure function is impure too
+        changed = False
+        for fid, callees in fn_calls.items():
+            if bodies[fid].get("pure") and not all(bodies[c].get("pure") for c in callees):
+                bodies[fid]["pure"] = False
+                changed = True
+
+
+# -- templates, zones, card types, keywords, actions ------------------------------------------------
+def compile_templates(tpl_raw: Raw, comp: Compiler) -> dict[str, Template]:
+    templates: dict[str, Template] = {}
+    for tid, (t, loc) in tpl_raw.items():
+        comp._current_template = tid
+        tparams = t.get("params", {}) or {}
+        defaults = {str(n): comp.expr(v, loc.at("params", n)) for n, v in tparams.items()}
+        can = comp.expr(t["can"], loc.at("can")) if "can" in t else None
+        templates[tid] = Template(tid, tuple(t.get("rules", ())), defaults, comp.steps(t.get("do", []), loc.at("do")),
+                                  can)
+    comp._current_template = None
+    report_cycles(comp.template_calls, "template", lambda t: tpl_raw[t][1], comp, list(tpl_raw))
+    return templates
+
+
+def compile_zones(zones_raw: Raw, known: Known, comp: Compiler) -> dict[str, ZoneDef]:
+    zones = {zid: ZoneDef(zid, tuple(z.get("rules", ())), z.get("owner") == "shared", z.get("visibility", "public"),
+                          bool(z.get("ordered", False)), tuple(z.get("groups", []) or ()),
+                          tuple(z.get("states", []) or ()), bool(z.get("stacking", False)), z)
+             for zid, (z, _) in zones_raw.items()}
+    for z, loc in zones_raw.values():
+        for i, s in enumerate(z.get("states", []) or []):
+            if s not in known.states:
+                comp.error(loc.at("states", i), f"unknown placement state '{s}'")
+        for key in ("adjacent",):
+            for i, other in enumerate(z.get(key, []) or []):
+                if other not in known.zones:
+                    comp.error(loc.at(key, i), f"unknown zone '{other}'")
+        if "front" in z and z["front"] not in known.zones:
+            comp.error(loc.at("front"), f"unknown zone '{z['front']}'")
+    return zones
+
+
+def check_zone_rules(m: Merged, known: Known, comp: Compiler) -> list[tuple[Any, Any]]:
+    """The groups zone rules name; returns the arrival marks (group, mark)."""
+    zr = m.data.get("zone_rules", {}) or {}
+    zr_loc = m.locs.get("zone_rules")
+    for key in ("identity_kept_within", "to_owner_except"):
+        for i, g in enumerate(zr.get(key, []) or []):
+            if g not in known.groups and g not in known.zones and zr_loc is not None:
+                comp.error(zr_loc.at(key, i), f"unknown zone group '{g}'")
+    arrival = []
+    for i, am in enumerate(zr.get("arrival_marks", []) or []):
+        if am.get("group") not in known.groups and zr_loc is not None:
+            comp.error(zr_loc.at("arrival_marks", i, "group"), f"unknown zone group '{am.get('group')}'")
+        arrival.append((am.get("group"), am.get("mark")))
+    return arrival
+
+
+def check_card_types(ids: Ids, comp: Compiler) -> dict[str, frozenset[str]]:
+    """Card types' default keywords and field enums; returns the zones where each type's
+    abilities work."""
+    known, kw_raw = ids.known, ids.keywords
+    ability_zones: dict[str, frozenset[str]] = {}
+    for tid, (t, loc) in ids.types.items():
+        for i, kw in enumerate(t.get("default_keywords", []) or []):
+            if kw not in kw_raw:  # a typo is not "the wrong kind of keyword"
+                comp.error(loc.at("default_keywords", i),
+                           f"unknown keyword '{kw}' (known: {', '.join(sorted(kw_raw))})")
+            elif kw_raw[kw][0].get("kind") != "condition":
+                comp.error(loc.at("default_keywords", i), f"default keyword '{kw}' is not a condition keyword")
+        zs: set[str] = set()
+        for i, z in enumerate(t.get("abilities_valid_in", []) or []):
+            if z in ids.groups:
+                zs.update(ids.groups[z])
+            elif z in known.zones:
+                zs.add(z)
+            else:
+                comp.error(loc.at("abilities_valid_in", i), f"unknown zone or group '{z}'")
+        ability_zones[tid] = frozenset(zs)
+        for i, f in enumerate(t.get("fields", []) or []):
+            if f.get("type") == "multiset" and f.get("of") not in known.enums:
+                comp.error(loc.at("fields", i, "of"), f"unknown enum '{f.get('of')}'")
+    return ability_zones
+
+
+def compile_keywords(kw_raw: Raw, known: Known, comp: Compiler) -> dict[str, dict[str, Any]]:
+    keywords: dict[str, dict[str, Any]] = {}
+    for kid, (k, loc) in kw_raw.items():
+        entry = dict(k)
+        if "trigger" in k:
+            entry["trigger_c"] = comp.trigger(k["trigger"], loc.at("trigger"))
+        if k.get("kind") == "condition":
+            entry["if_c"] = comp.expr(k.get("if", True), loc.at("if"))
+        if k.get("kind") == "zone_gate" and k.get("zone") not in known.zones:
+            comp.error(loc.at("zone"), f"unknown zone '{k.get('zone')}'")
+        if k.get("kind") == "action" and k.get("template") not in known.templates:
+            comp.error(loc.at("template"), f"unknown template '{k.get('template')}'")
+        keywords[kid] = entry
+    return keywords
+
+
+def compile_actions(act_raw: Raw, comp: Compiler) -> dict[str, Action]:
+    return {aid: Action(aid, tuple(a.get("rules", ())), a.get("kind", "play_card"),
+                        comp.expr(a["candidates"], loc.at("candidates")) if "candidates" in a else None,
+                        comp.expr(a["legal"], loc.at("legal")) if "legal" in a else None,
+                        comp.steps(a.get("do", []), loc.at("do")))
+            for aid, (a, loc) in act_raw.items()}
+
+
+# -- rule processing --------------------------------------------------------------------------------
+def compile_rule_processing(m: Merged, ids: Ids, bodies: dict[str, dict[str, Any]],
+                            comp: Compiler) -> tuple[list[RuleProcess], dict[str, Any] | None]:
+    """The processes, with what each reads (so unchanged ones are not checked again), and the
+    redirect of cards a rule process moves."""
+    rp = m.data.get("rule_processing", {}) or {}
+
+    def at(*path: Any) -> Loc:  # only asked when the section is there
+        return m.loc("rule_processing").at(*path)
+
+    processes: list[RuleProcess] = []
+    seen: set[str] = set()
+    for i, p in enumerate(rp.get("processes", []) or []):
+        loc = at("processes", i)
+        if p.get("id") in seen:
+            comp.error(loc.at("id"), f"duplicate rule process id '{p.get('id')}'")
+        seen.add(p.get("id"))
+        processes.append(RuleProcess(
+            p["id"], tuple(p.get("rules", ())), p.get("when", "check_timing"),
+            comp.expr(p["for_each_player"], loc.at("for_each_player")) if "for_each_player" in p else None,
+            comp.expr(p["for_each_zone"], loc.at("for_each_zone")) if "for_each_zone" in p else None,
+            comp.expr(p.get("if", True), loc.at("if")), comp.steps(p.get("do", []), loc.at("do"))))
+    _set_watches(processes, ids.groups, {f: h["body"].ast for f, h in bodies.items() if hasattr(h.get("body"), "ast")},
+                 ids.known.roles)
+    redirect = None
+    if "redirect" in rp:
+        r = rp["redirect"]
+        redirect = {"if": comp.expr(r.get("if", True), at("redirect", "if")), "from": r.get("from"),
+                    "to": r.get("to"), "rules": tuple(r.get("rules", ()))}
+        for key in ("from", "to"):
+            if r.get(key) not in ids.known.zones:
+                comp.error(at("redirect", key), f"unknown zone '{r.get(key)}'")
+    return processes, redirect
+
+
+def _set_watches(processes: list[RuleProcess], groups: dict[str, list[str]], bodies: dict[str, Any],
+                 roles: set[str]) -> None:
+    """Record what each rule process reads, so unchanged ones are not re-evaluated."""
+    from interpreter.timing.watch import fields_read, role_only, zone_keys_read, zone_only
+
+    for proc in processes:
+        cond_ast = getattr(proc.cond, "ast", None)
+        if cond_ast is None:
+            continue
+        fields = fields_read(cond_ast, bodies)
+        proc.reads_fields = frozenset(fields) if fields is not None else None
+        proc.zone_only = zone_only(cond_ast, {"p", "z"})
+        proc.static_bindings = all(role_only(fn.ast, roles) for fn in (proc.players, proc.zones)
+                                   if fn is not None and hasattr(fn, "ast"))
+        keys = zone_keys_read(cond_ast, groups, bodies, "z" if proc.zones is not None else None,
+                              "p" if proc.players is not None else None)
+        proc.watch_keys = tuple(sorted(keys, key=str)) if keys is not None else None
+
+
+# -- deck construction, turn structure, timing, invariants ---------------------------------------
+def compile_deck_rules(m: Merged, known: Known, comp: Compiler) -> list[DeckRule]:
+    deck_rules: list[DeckRule] = []
+    for i, dk in enumerate((m.data.get("deck_construction", {}) or {}).get("decks", []) or []):
+        loc = m.loc("deck_construction").at("decks", i)
+        if dk.get("zone") not in known.zones:
+            comp.error(loc.at("zone"), f"unknown zone '{dk.get('zone')}'")
+        counts = [(c["id"], tuple(c.get("rules", ())), comp.expr(c.get("where", True), loc.at("counts", j, "where")),
+                   int(c.get("exactly", 0))) for j, c in enumerate(dk.get("counts", []) or [])
+                  if "exactly" in c or ("at_least" not in c and "at_most" not in c)]
+        bounds = [(c["id"], tuple(c.get("rules", ())), comp.expr(c.get("where", True), loc.at("counts", j, "where")),
+                   c.get("at_least"), c.get("at_most")) for j, c in enumerate(dk.get("counts", []) or [])
+                  if "exactly" not in c and ("at_least" in c or "at_most" in c)]
+        mc = dk.get("max_copies")
+        deck_rules.append(DeckRule(dk["id"], tuple(dk.get("rules", ())), dk.get("zone"), counts,
+                                   (mc["id"], tuple(mc.get("rules", ())), mc.get("by", "id"), int(mc["max"]))
+                                   if mc else None, bounds))
+    return deck_rules
+
+
+def compile_turn(m: Merged, ids: Ids, comp: Compiler, diags: Diagnostics, directory: Path) -> TurnGraph:
+    """The turn structure; then every jump or skip target named by what was compiled before it,
+    and reachability. From here on, effects compiled later (cards) check their targets at once."""
+    d = m.data
+    if "turn" not in d:
+        diags.add(str(directory / "rulebook.yaml"), 1, 1, "the rulebook has no 'turn' structure")
+        return TurnGraph()
+    turn_loc = m.loc("turn")
+    graph = build_graph(d["turn"], dict(ids.subgraphs), turn_loc, comp, ids.known.roles)
+    jump_targets(graph, comp.node_refs, comp)
+    ids.known.resolve_node = lambda name: graph.resolve(name, None)
+    check_reachable(graph, comp, lambda nid: graph.locs.get(nid, turn_loc))
+    return graph
+
+
+def check_timing_sections(m: Merged, comp: Compiler) -> dict[str, Any]:
+    """The timing procedures' settings, as written (the procedures read them)."""
+    d = m.data
+    timing = {k: d.get(k) for k in TIMING_SECTIONS}
+    for i, o in enumerate((timing.get("check_timing") or {}).get("order", []) or []):
+        if o.get("player") not in CHECK_TIMING_PLAYERS:
+            comp.error(m.loc("check_timing").at("order", i, "player"),
+                       "expected active_player, non_active_player, turn_player or non_turn_player")
+    return timing
+
+
+def compile_invariants(m: Merged, comp: Compiler) -> list[dict[str, Any]]:
+    return [{"id": inv.get("id"), "rules": tuple(inv.get("rules", ())),
+             "check": comp.expr(inv.get("check", True), m.loc("invariants", i).at("check"))}
+            for i, inv in enumerate(m.data.get("invariants", []))]
+
+
+def report_cycles(calls: dict[str, set[str]], what: str, loc_of: Any, comp: Compiler, order: list[str]) -> None:
+    """Report each call cycle once, at its member defined first (`order`), in a stable order: the
+    calls are sets, so otherwise the report would change with PYTHONHASHSEED."""
+    rank = {name: i for i, name in enumerate(order)}
+
+    def key(name: str) -> tuple[int, str]:
+        return rank.get(name, len(rank)), name
+
+    g = nx.DiGraph()
+    for a in sorted(calls, key=key):
+        for b in sorted(calls[a], key=key):
+            g.add_edge(a, b)
+    cycles = []
+    for cycle in nx.simple_cycles(g):
+        start = cycle.index(min(cycle, key=key))
+        cycles.append(cycle[start:] + cycle[:start])
+    for cycle in sorted(cycles, key=lambda c: [key(n) for n in c]):
+        comp.error(loc_of(cycle[0]), f"{what} '{cycle[0]}' calls itself without end: "
+                                     f"{' -> '.join(cycle + [cycle[0]])}")
