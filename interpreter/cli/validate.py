@@ -52,95 +52,109 @@ def _game_of(path: Path) -> tuple[str | None, tuple[int, int], list[Diagnostic]]
 
 
 def validate_paths(paths: list[Path]) -> tuple[list[Diagnostic], list[str]]:
-    problems: list[Diagnostic] = []
-    ok: list[str] = []
-    rulebooks: dict[str, Rulebook | None] = {}
-
-    def rulebook(game: str, named_in: Path, at: tuple[int, int]) -> Rulebook | None:
-        if game not in rulebooks:
-            try:
-                find_rulebook(game)
-            except LoadError as e:  # no such rulebook: report it at the `game:` naming it
-                problems.extend(Diagnostic(str(named_in), *at, d.message) for d in e.diagnostics)
-                rulebooks[game] = None
-                return None
-            try:
-                rulebooks[game] = load_rulebook(game)
-            except LoadError as e:
-                problems.extend(e.diagnostics)
-                rulebooks[game] = None
-        return rulebooks[game]
-
+    """Every problem found (each once) and a line per thing found sound."""
+    v = _Validator()
+    check = {"rulebook": v.rulebook_dir, "cardset": v.cards, "cards": v.cards, "deck": v.cards,
+             "scenario": v.scenarios, "scenarios": v.scenarios, "replay": v.replay}
     for given in paths:
         if not given.exists():
-            problems.append(Diagnostic(str(given), 1, 1, "no such file or directory"))
+            v.problems.append(Diagnostic(str(given), 1, 1, "no such file or directory"))
             continue
         for kind, p in _classify(given):
             try:
-                if kind == "rulebook":
-                    rb = load_rulebook(str(p))
-                    # A versioned rulebook (game@1.02) is cached under its own name, not the game id.
-                    rulebooks[p.name if p.name.startswith(f"{rb.id}@") else rb.id] = rb
-                    ok.append(f"ok rulebook {rb.id} {rb.rules_version} ({len(rb.graph.nodes)} nodes, "
-                              f"{len(rb.templates)} templates, {len(rb.rule_processes)} rule processes)")
-                elif kind in ("cardset", "cards", "deck"):
-                    files = sorted(p.glob("*.yaml")) if p.is_dir() else [p]
-                    card_files = [f for f in files if not f.name.startswith("deck")]
-                    deck_files = [f for f in files if f.name.startswith("deck")]
-                    found = [(f, *_game_of(f)) for f in files]
-                    named = next(((f, g, at) for f, g, at, _ in found if g), None)
-                    if named is None:
-                        unreadable = [d for *_, errors in found for d in errors]
-                        unknown = Diagnostic(str(p), 1, 1, "cannot tell which game this is for "
-                                                           "(expected a top-level 'game: ID')")
-                        problems.extend(unreadable or [unknown])
-                        continue
-                    named_in, game, at = named
-                    cdir = p if p.is_dir() else p.parent
-                    # cards/game@1.02/ holds decks for that rules version; the cards are the game's.
-                    versioned = cdir.name.startswith(f"{game}@")
-                    crb = rulebook(cdir.name if versioned else game, named_in, at)
-                    if crb is None:
-                        continue
-                    home = cdir.parent / game if versioned else cdir
-                    all_cards = sorted(x for x in home.glob("*.yaml") if not x.name.startswith("deck"))
-                    if versioned and not all_cards:
-                        all_cards = sorted(x for x in cdir.glob("*.yaml") if not x.name.startswith("deck"))
-                    cards = _under(cdir.name, crb, card_files or all_cards) if versioned \
-                        else load_cards(crb, card_files or all_cards)
-                    for f in deck_files:
-                        load_deck(crb, cards, f)
-                    under = f" under {cdir.name}" if versioned else ""
-                    ok.append(f"ok cards {p}{under} ({len(cards)} cards, {len(deck_files)} legal decks)")
-                    # Card files are for every rules version of their game: check them under each.
-                    for other in rulebook_versions(game) if card_files and not versioned else []:
-                        orb = rulebook(other, named_in, at)
-                        if orb is not None:
-                            pool = _under(other, orb, card_files)
-                            ok.append(f"ok cards {p} under {other} ({len(pool)} cards, {len(pool.later)} "
-                                      f"for later rules left out)")
-                elif kind in ("scenario", "scenarios"):
-                    from interpreter.scenarios.runner import run_scenario
-
-                    files = sorted(p.glob("*.yaml")) if p.is_dir() else [p]
-                    outcomes = [run_scenario(f) for f in files]
-                    for o in outcomes:
-                        problems.extend(o.diagnostics)  # located where the scenario went wrong
-                    if all(o.passed for o in outcomes):
-                        ok.append(f"ok scenarios {p} ({len(files)})")
-                elif kind == "replay":
-                    # Its shape and its rulebook; `sogo replay` plays it and compares the end.
-                    from interpreter.replay import Replay
-
-                    rep = Replay.load(p)
-                    name = rep.header.get("rulebook_dir") or rep.header.get("rulebook")
-                    if not isinstance(name, str):
-                        problems.append(Diagnostic(str(p), 1, 1, "the replay's header names no rulebook"))
-                    elif rulebook(name, p, (1, 1)) is not None:
-                        ok.append(f"ok replay {p} ({name}, {len(rep.steps)} decisions)")
+                check[kind](p)
             except LoadError as e:
-                problems.extend(e.diagnostics)
-    return list(dict.fromkeys(problems)), ok  # cards checked for a version's decks and for the version alike
+                v.problems.extend(e.diagnostics)
+    return list(dict.fromkeys(v.problems)), v.ok  # cards checked for a version's decks and for the version alike
+
+
+class _Validator:
+    """One `sogo validate` run: what it found, and each rulebook loaded once for everything naming it."""
+
+    def __init__(self) -> None:
+        self.problems: list[Diagnostic] = []
+        self.ok: list[str] = []
+        self.rulebooks: dict[str, Rulebook | None] = {}
+
+    def rulebook(self, game: str, named_in: Path, at: tuple[int, int]) -> Rulebook | None:
+        if game not in self.rulebooks:
+            try:
+                find_rulebook(game)
+            except LoadError as e:  # no such rulebook: report it at the `game:` naming it
+                self.problems.extend(Diagnostic(str(named_in), *at, d.message) for d in e.diagnostics)
+                self.rulebooks[game] = None
+                return None
+            try:
+                self.rulebooks[game] = load_rulebook(game)
+            except LoadError as e:
+                self.problems.extend(e.diagnostics)
+                self.rulebooks[game] = None
+        return self.rulebooks[game]
+
+    def rulebook_dir(self, p: Path) -> None:
+        rb = load_rulebook(str(p))
+        # A versioned rulebook (game@1.02) is cached under its own name, not the game id.
+        self.rulebooks[p.name if p.name.startswith(f"{rb.id}@") else rb.id] = rb
+        self.ok.append(f"ok rulebook {rb.id} {rb.rules_version} ({len(rb.graph.nodes)} nodes, "
+                       f"{len(rb.templates)} templates, {len(rb.rule_processes)} rule processes)")
+
+    def cards(self, p: Path) -> None:
+        """Card files and decks (a file, or a folder of them), under their game's rulebook."""
+        files = sorted(p.glob("*.yaml")) if p.is_dir() else [p]
+        card_files = [f for f in files if not f.name.startswith("deck")]
+        deck_files = [f for f in files if f.name.startswith("deck")]
+        found = [(f, *_game_of(f)) for f in files]
+        named = next(((f, g, at) for f, g, at, _ in found if g), None)
+        if named is None:
+            unreadable = [d for *_, errors in found for d in errors]
+            unknown = Diagnostic(str(p), 1, 1, "cannot tell which game this is for (expected a top-level 'game: ID')")
+            self.problems.extend(unreadable or [unknown])
+            return
+        named_in, game, at = named
+        cdir = p if p.is_dir() else p.parent
+        # cards/game@1.02/ holds decks for that rules version; the cards are the game's.
+        versioned = cdir.name.startswith(f"{game}@")
+        crb = self.rulebook(cdir.name if versioned else game, named_in, at)
+        if crb is None:
+            return
+        home = cdir.parent / game if versioned else cdir
+        all_cards = sorted(x for x in home.glob("*.yaml") if not x.name.startswith("deck"))
+        if versioned and not all_cards:
+            all_cards = sorted(x for x in cdir.glob("*.yaml") if not x.name.startswith("deck"))
+        cards = _under(cdir.name, crb, card_files or all_cards) if versioned \
+            else load_cards(crb, card_files or all_cards)
+        for f in deck_files:
+            load_deck(crb, cards, f)
+        under = f" under {cdir.name}" if versioned else ""
+        self.ok.append(f"ok cards {p}{under} ({len(cards)} cards, {len(deck_files)} legal decks)")
+        # Card files are for every rules version of their game: check them under each.
+        for other in rulebook_versions(game) if card_files and not versioned else []:
+            orb = self.rulebook(other, named_in, at)
+            if orb is not None:
+                pool = _under(other, orb, card_files)
+                self.ok.append(f"ok cards {p} under {other} ({len(pool)} cards, {len(pool.later)} "
+                               f"for later rules left out)")
+
+    def scenarios(self, p: Path) -> None:
+        from interpreter.scenarios.runner import run_scenario
+
+        files = sorted(p.glob("*.yaml")) if p.is_dir() else [p]
+        outcomes = [run_scenario(f) for f in files]
+        for o in outcomes:
+            self.problems.extend(o.diagnostics)  # located where the scenario went wrong
+        if all(o.passed for o in outcomes):
+            self.ok.append(f"ok scenarios {p} ({len(files)})")
+
+    def replay(self, p: Path) -> None:
+        """Its shape and its rulebook; `sogo replay` plays it and compares the end."""
+        from interpreter.replay import Replay
+
+        rep = Replay.load(p)
+        name = rep.header.get("rulebook_dir") or rep.header.get("rulebook")
+        if not isinstance(name, str):
+            self.problems.append(Diagnostic(str(p), 1, 1, "the replay's header names no rulebook"))
+        elif self.rulebook(name, p, (1, 1)) is not None:
+            self.ok.append(f"ok replay {p} ({name}, {len(rep.steps)} decisions)")
 
 
 def _under(name: str, rb: Rulebook, files: list[Path]) -> CardPool:
