@@ -62,3 +62,27 @@ def test_deck_counts_with_bounds():
     assert any("at most 1" in m for _, m in check_deck(rb, cards, two_blue))
     no_red = {"deck": ["U-DASH", "U-AURA", "U-AURA", "U-AURA"]}
     assert any("at least 1" in m for _, m in check_deck(rb, cards, no_red))
+
+
+def test_what_is_done_to_a_card_that_left_its_zone_is_skipped():
+    """A card that moved is a new object; marking, counting, revealing or showing the old one does
+    nothing, so its last known information never changes (state copies share it)."""
+    from interpreter.verbs.cards import v_counter, v_look, v_mark, v_move, v_reveal
+
+    g = toy_game({"P1": {"field": ["U-LOOP"], "hand": ["U-PLAIN"]}}, stop="one")
+    play(g, [])
+    old = next(o for o in g.state.objects.values() if o.card_id == "U-PLAIN")
+    ctx = Ctx(g, None, you=0)
+    list(v_move(g, {"cards": lambda c: [old], "to": "discard"}, ctx))
+    new = next(o for o in g.state.objects.values() if o.card_id == "U-PLAIN")
+    copy = g.state.copy()
+    before = (dict(old.marks), dict(old.counters), set(old.known_to))
+    both = lambda c: [old, new]  # noqa: E731
+    list(v_mark(g, {"cards": both, "key": "seen", "value": lambda c: 1}, ctx))
+    list(v_counter(g, {"target": both, "name": "n", "add": lambda c: 2}, ctx))
+    list(v_reveal(g, {"cards": both}, ctx))
+    list(v_look(g, {"cards": both, "player": lambda c: 1, "as": "looked"}, ctx))
+    assert (dict(old.marks), dict(old.counters), set(old.known_to)) == before
+    assert new.marks.get("seen") == 1 and new.counters.get("n") == 2 and new.known_to == {0, 1}
+    assert ctx.vars["looked"] == [new]
+    assert copy.lki[old.oid].marks == before[0]  # the copy shares the untouched object

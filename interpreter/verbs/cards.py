@@ -17,6 +17,13 @@ def as_objects(v: Any) -> list[GameObject]:
     return [o for o in v if isinstance(o, GameObject)]
 
 
+def in_zones(game: Any, objs: list[GameObject]) -> list[GameObject]:
+    """The objects still in a zone. One that has left became a new object; what is done to the old
+    one is skipped (an impossible action), and its last known information stays as it was, which
+    state copies rely on: they share it."""
+    return [o for o in objs if o.oid in game.state.objects]
+
+
 @verb("move", {"cards": "expr", "to": "zone?", "to_expr": "expr?", "player": "expr?",
                "position": "enum:top|bottom?", "face": "enum:up|down?", "orientation": "str?",
                "mark": "name?", "as": "name?", "shuffle": "bool?", "redirect": "bool?"})
@@ -108,7 +115,7 @@ def v_swap(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 @verb("reveal", {"cards": "expr"})
 def v_reveal(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Show cards to every player."""
-    objs = as_objects(a["cards"](ctx))
+    objs = in_zones(game, as_objects(a["cards"](ctx)))
     for obj in objs:
         obj.known_to.update(range(game.state.num_players))
     if objs:
@@ -120,7 +127,7 @@ def v_reveal(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 @verb("look", {"cards": "expr", "player": "expr", "as": "name?"})
 def v_look(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Let one player learn cards without moving them."""
-    objs = as_objects(a["cards"](ctx))
+    objs = in_zones(game, as_objects(a["cards"](ctx)))
     p = a["player"](ctx)
     for obj in objs:
         obj.known_to.add(p)
@@ -135,7 +142,7 @@ def v_look(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 def v_mark(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Attach a named mark to cards; marks vanish when the card becomes a new object."""
     value = a["value"](ctx)
-    for obj in as_objects(a["cards"](ctx)):
+    for obj in in_zones(game, as_objects(a["cards"](ctx))):
         obj.marks[a["key"]] = value
         game.touched(obj)
     return
@@ -148,6 +155,8 @@ def v_counter(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     target = a["target"](ctx)
     targets = target if isinstance(target, list) else [target]
     for t in targets:
+        if isinstance(t, GameObject) and t.oid not in game.state.objects:
+            continue  # it left its zone: see in_zones
         store = t.counters if isinstance(t, GameObject) else game.state.player_counters[t]
         if "set" in a:
             store[a["name"]] = a["set"](ctx)
