@@ -98,3 +98,33 @@ def test_mutated_input_is_refused_cleanly(source: str, target: str, validated: s
             assert d.line <= max(1, n) + 1, f"a problem points past the end of its file: {d}"
 
     check()
+
+
+@pytest.fixture(scope="module")
+def replay_text(tmp_path_factory: pytest.TempPathFactory) -> str:
+    from cli_run import run
+
+    path = tmp_path_factory.mktemp("replay") / "game.jsonl"
+    code, _, _ = run("play", "haikyu", "--seed", "3", "--save-replay", str(path))
+    assert code == 0
+    return path.read_text(encoding="utf-8")
+
+
+def test_mutated_replays_are_refused_cleanly(replay_text: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A damaged replay file is reproduced, or refused with a located error, or reported as
+    diverging: `sogo replay` never crashes on it."""
+    from cli_run import run
+
+    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @given(text=mutated(replay_text))
+    def check(text: str) -> None:
+        path = tmp_path_factory.mktemp("case") / "game.jsonl"
+        path.write_text(text, encoding="utf-8")
+        note(f"replay after mutation:\n{text}")
+        code, _, err = run("replay", str(path), "--log", "none")  # an exception would propagate
+        assert code in (0, 1, 2), (code, err)
+        if code:
+            assert err.strip(), "a refusal must say why"
+
+    check()
