@@ -85,6 +85,8 @@ class TurnGraph:
 
 def build_graph(raw_root: Any, subgraphs: dict[str, tuple[Any, Loc]], root_loc: Loc, comp: Compiler,
                 roles: set[str]) -> TurnGraph:
+    """The nodes (subgraphs expanded in place, ids prefixed by their parents'), then the `next`
+    transitions, which may name any node, then each node's effective roles."""
     tg = TurnGraph()
     pending_next: list[tuple[CNode, Any, Loc]] = []
 
@@ -150,6 +152,12 @@ def build_graph(raw_root: Any, subgraphs: dict[str, tuple[Any, Loc]], root_loc: 
     if root is None:
         return tg
     tg.roots.append(root.id)
+    _add_transitions(tg, pending_next, comp)
+    _resolve_roles(tg)
+    return tg
+
+
+def _add_transitions(tg: TurnGraph, pending_next: list[tuple[CNode, Any, Loc]], comp: Compiler) -> None:
     for node, nexts, nloc in pending_next:
         if not isinstance(nexts, list):
             comp.error(nloc, "'next' is a list of {to, if, rules}")
@@ -169,7 +177,11 @@ def build_graph(raw_root: Any, subgraphs: dict[str, tuple[Any, Loc]], root_loc: 
                 tg.g.add_edge(node.id, target, kind="next")
             guard = comp.expr(t["if"], tl.at("if")) if "if" in t else None
             node.next.append((guard, target, tuple(t.get("rules", ()))))
-    # Resolve the effective roles once, so the walker only reads them.
+
+
+def _resolve_roles(tg: TurnGraph) -> None:
+    """A node's turn and active player come from its nearest ancestor that names them; worked out
+    once, so the walker only reads them."""
     for nid, node in tg.nodes.items():
         tp, ap = node.tp_role, node.ap_role
         for anc in tg.ancestors(nid):
@@ -180,7 +192,6 @@ def build_graph(raw_root: Any, subgraphs: dict[str, tuple[Any, Loc]], root_loc: 
                 ap = a.ap_role
         node.tp_role = None if tp in (None, "none") else tp
         node.ap_role = ap
-    return tg
 
 
 def jump_targets(graph: TurnGraph, steps_targets: list[tuple[str, Loc]], comp: Compiler) -> None:
