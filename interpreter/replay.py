@@ -35,6 +35,7 @@ from typing import Any
 from interpreter.engine.decisions import Decision, IllegalAnswer, check_answer
 from interpreter.engine.game import Game
 from interpreter.engine.invariants import check_invariants
+from interpreter.files import write_text_atomic
 from interpreter.loader.diagnostics import LoadError
 from interpreter.loader.model import CardDef, Rulebook
 
@@ -129,8 +130,7 @@ class Replay:
     def save(self, path: str | Path) -> Path:
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text("\n".join(self.to_lines()) + "\n", encoding="utf-8")
-        return p
+        return write_text_atomic(p, "\n".join(self.to_lines()) + "\n")
 
     def to_dict(self) -> dict[str, Any]:
         return {"header": self.header, "steps": self.steps, "end": self.end}
@@ -326,8 +326,7 @@ def regenerate_golden(directory: Path | None = None) -> list[Path]:
     out = []
     for game, seed in golden_games(directory):
         p = golden_path(game, seed, directory)
-        p.write_text(golden_transcript(game, seed), encoding="utf-8")
-        out.append(p)
+        out.append(write_text_atomic(p, golden_transcript(game, seed)))
     return out
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
+
+from interpreter.files import write_text_atomic
 
 
 def write_report(report: str, output: str | None) -> bool:
@@ -13,7 +13,7 @@ def write_report(report: str, output: str | None) -> bool:
         click.echo(report, nl=False)
         return False
     try:
-        Path(output).write_text(report, encoding="utf-8")
+        write_text_atomic(output, report)
     except OSError as error:
         click.echo(f"{output}:1:1: cannot write report: {error.strerror or error}", err=True)
         raise click.exceptions.Exit(1) from error

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from interpreter.files import write_text_atomic
+
 from .fields import FieldChange, canonical, diff_values
 from .raw import RawRulebook, cited_rules
 
@@ -293,12 +295,12 @@ def write_graph(diff: GraphDiff, out: Path, title: str = "turn") -> tuple[Path, 
     dot_text = to_dot(diff, title)
     if out.suffix.lower() == ".svg":
         if graphviz_available():
-            out.write_text(render_dot(dot_text, "svg"), encoding="utf-8")
+            write_text_atomic(out, render_dot(dot_text, "svg"))
             return out, None
         fallback = out.with_suffix(".dot")
-        fallback.write_text(dot_text, encoding="utf-8")
+        write_text_atomic(fallback, dot_text)
         return fallback, f"graphviz 'dot' is not installed; wrote {fallback} instead of {out}"
-    out.write_text(dot_text, encoding="utf-8")
+    write_text_atomic(out, dot_text)
     return out, None
 
 
