@@ -30,11 +30,13 @@ BACKENDS = ("processes", "dask")
 Decks = list[dict[str, list[str]]]
 
 
-def _random_answers(seed: int, players: int, view: bool) -> Callable[[Game, Decision], list[str]]:
+def _random_answers(seed: int, players: int) -> Callable[[Game, Decision], list[str]]:
+    """Seeded random agents. They are handed no view: they would not read it, and with invariants
+    on, the view every decision would give is built and checked for hidden cards anyway."""
     agents = [RandomAgent(seed * 1000 + p + 1) for p in range(players)]
 
     def answer(g: Game, d: Decision) -> list[str]:
-        return agents[d.player].decide(d.for_agent(), g.view(d.player) if view else {})
+        return agents[d.player].decide(d.for_agent(), {})
 
     return answer
 
@@ -43,7 +45,7 @@ def play_one(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, seed: int, *
              log: bool = False, max_decisions: int | None = None, recorder: Recorder | None = None) -> Game:
     """One game with seeded random agents; a broken game raises GameError, InvariantError or RunawayGame."""
     g = Game(rb, cards, decks, seed=seed, log=log)
-    drive(g, _random_answers(seed, len(decks), invariants), invariants=invariants,
+    drive(g, _random_answers(seed, len(decks)), invariants=invariants,
           max_decisions=max_decisions, recorder=recorder)
     return g
 
@@ -66,7 +68,7 @@ def play_seed(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, seed: int, 
     except Exception as e:  # noqa: BLE001 - a game that cannot even start has nothing to replay
         return {"seed": seed, "error": error_text(e), "where": _where(e), "replay": None}
     try:
-        drive(g, _random_answers(seed, len(decks), opts.invariants), invariants=opts.invariants,
+        drive(g, _random_answers(seed, len(decks)), invariants=opts.invariants,
               max_decisions=opts.max_decisions, recorder=rec)
     except Exception as e:  # noqa: BLE001 - every failure is reported, with its replay
         rec.replay.header = make_header(rb, decks, seed, ["random"] * len(decks), hashes(),

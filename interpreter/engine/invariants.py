@@ -19,13 +19,17 @@ class InvariantError(AssertionError):
 
 def check_invariants(game: Any, decision: Decision | None, total: int | None) -> int:
     st = game.state
+    objects = st.objects
     seen: set[int] = set()
+    listed = 0
+    for ids in st.zones.values():
+        listed += len(ids)
+        seen.update(ids)
+    if listed != len(seen):
+        raise InvariantError(f"card #{_listed_twice(st.zones)} is in two zones")
     for (zone, p), ids in st.zones.items():
         for i in ids:
-            if i in seen:
-                raise InvariantError(f"card #{i} is in two zones")
-            seen.add(i)
-            o = st.objects.get(i)
+            o = objects.get(i)
             if o is None or o.zone != zone or o.zone_player != p:
                 raise InvariantError(f"card #{i} in {zone}@{p} does not know it is there")
     if len(seen) != len(st.objects):
@@ -60,3 +64,14 @@ def check_invariants(game: Any, decision: Decision | None, total: int | None) ->
                 if not inv["check"](ctx):
                     raise InvariantError(f"invariant {inv['id']} ({', '.join(inv['rules'])}) fails for P{p + 1}")
     return len(seen)
+
+
+def _listed_twice(zones: dict[Any, list[int]]) -> int:
+    """The first card found in two places (only looked for once a count says there is one)."""
+    seen: set[int] = set()
+    for ids in zones.values():
+        for i in ids:
+            if i in seen:
+                return i
+            seen.add(i)
+    raise AssertionError("no card is listed twice")  # pragma: no cover - the counts said one is
