@@ -86,3 +86,27 @@ def test_what_is_done_to_a_card_that_left_its_zone_is_skipped():
     assert new.marks.get("seen") == 1 and new.counters.get("n") == 2 and new.known_to == {0, 1}
     assert ctx.vars["looked"] == [new]
     assert copy.lki[old.oid].marks == before[0]  # the copy shares the untouched object
+
+
+def test_last_known_information_is_kept_only_while_something_may_ask_for_it():
+    """As a turn begins, departed cards are forgotten unless a pending ability or an effect names
+    them as its source; origin() still follows a card across every move."""
+    from interpreter.state.objects import Pending
+    from interpreter.verbs.cards import v_move
+
+    g = toy_game({"P1": {"field": ["U-LOOP"], "hand": ["U-PLAIN", "U-DASH"]}}, stop="one")
+    play(g, [])
+    ctx = Ctx(g, None, you=0)
+    plain = next(o for o in g.state.objects.values() if o.card_id == "U-PLAIN")
+    dash = next(o for o in g.state.objects.values() if o.card_id == "U-DASH")
+    first = ev(g, "origin(c)", c=plain)
+    for _ in range(3):  # back and forth: three departed objects of the same card
+        list(v_move(g, {"cards": lambda c: [o for o in g.state.objects.values() if o.card_id == "U-PLAIN"],
+                        "to": "discard" if _ % 2 == 0 else "hand"}, ctx))
+    list(v_move(g, {"cards": lambda c: [dash], "to": "discard"}, ctx))
+    assert {plain.oid, dash.oid} <= set(g.state.lki)
+    g.state.pending.append(Pending(g.state.new_id(), dash.oid, dash.card_id, 0, 0, {"type": "test"}))
+    g.forget_departed()
+    assert set(g.state.lki) == {dash.oid}  # the pending ability's source stays
+    now = next(o for o in g.state.objects.values() if o.card_id == "U-PLAIN")
+    assert now.oid != plain.oid and ev(g, "origin(c)", c=now) == first

@@ -60,3 +60,14 @@ def test_log_for_a_player_hides_what_they_cannot_see(env):
         assert not any(n in e.for_player(0).text for n in names), e.text
     # The omniscient record keeps the names.
     assert any(any(n in e.text for n in names) for e in hidden)
+
+
+def test_last_known_information_does_not_grow_with_the_game(env):
+    """Departed cards are forgotten as each turn begins: at the end of a game the table holds about
+    one turn's worth, not every object the game ever made."""
+    rb, cards, decks = env
+    for seed in (1, 2):
+        g = play_one(rb, cards, decks, seed)
+        departed = g.state.next_id - len(g.state.objects)  # objects made beyond those in zones, roughly
+        assert g.state.turn >= 3
+        assert len(g.state.lki) < departed / 3, (len(g.state.lki), departed)

@@ -220,13 +220,7 @@ def f_origin(env: Any, obj: GameObject) -> int | None:
     """The physical card an object is: its first object id, the same across zone changes."""
     if not isinstance(obj, GameObject):
         return None
-    st = env.game.state
-    oid, prev = obj.oid, obj.prev_oid
-    while prev is not None:
-        oid = prev
-        older = st.lki.get(prev)
-        prev = older.prev_oid if older is not None else None
-    return oid
+    return obj.oid if obj.origin is None else obj.origin
 
 
 GENERIC_FUNCTIONS: dict[str, FuncSpec] = {

@@ -516,7 +516,7 @@ class Game:
         if keep:
             old = GameObject(obj.oid, obj.card_id, obj.owner, obj.controller, obj.zone, obj.zone_player,
                              dict(obj.states), obj.timestamp, obj.entered_turn, obj.holder, dict(obj.counters),
-                             dict(obj.marks), set(obj.known_to), obj.prev_oid)
+                             dict(obj.marks), set(obj.known_to), obj.prev_oid, origin=obj.origin)
             new = obj
             new.zone, new.zone_player = zone, dest_player
             new.states = self._default_states(zone, states or {}, obj.states)
@@ -529,7 +529,7 @@ class Game:
             new = GameObject(st.new_id(), obj.card_id, obj.owner,
                              dest_player if dest_player is not None else obj.owner, zone, dest_player,
                              self._default_states(zone, states or {}), st.tick(), st.turn, under,
-                             prev_oid=obj.oid)
+                             prev_oid=obj.oid, origin=obj.oid if obj.origin is None else obj.origin)
             new.known_to = seers
             st.objects[new.oid] = new
         for group, mname in self.rb.arrival_marks:
@@ -633,6 +633,15 @@ class Game:
         self.idle.changed((zone, player))
         if zone in self.ability_zone_set:
             self.ability_version += 1
+
+    def forget_departed(self) -> None:
+        """Drop the last known information of cards that left their zones, except what a pending
+        ability or an effect may still ask for (their source). Called as a turn begins: the table
+        would otherwise grow with the game, and every state copy copies it."""
+        st = self.state
+        keep = {p.source for p in st.pending} | {e.source for e in st.effects}
+        if len(st.lki) > len(keep):
+            st.lki = {oid: o for oid, o in st.lki.items() if oid in keep}
 
     def touched(self, target: Any = None) -> None:
         """Record a change made outside move/set_state: to a card (its zone) or to the game."""

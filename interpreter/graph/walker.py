@@ -30,6 +30,7 @@ def enter(game: Any, node: CNode) -> None:
     if node.counts_turn:
         st.turn += 1
         game.touched()
+        game.forget_departed()
         st.ability_uses.clear()
         st.triggered_this_turn.clear()
         game.log("turn", f"turn {st.turn} begins", node.rules)

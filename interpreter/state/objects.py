@@ -36,12 +36,13 @@ class GameObject:
     known_to: set[int] = field(default_factory=set)
     prev_oid: int | None = None
     last_fields: dict[str, Any] | None = None  # field values as they were when it left play (LKI)
+    origin: int | None = None  # the first object id of this physical card (None: this one)
 
 
 def _copy_object(o: GameObject) -> GameObject:
     return GameObject(o.oid, o.card_id, o.owner, o.controller, o.zone, o.zone_player, dict(o.states), o.timestamp,
                       o.entered_turn, o.holder, dict(o.counters), dict(o.marks), set(o.known_to), o.prev_oid,
-                      dict(o.last_fields) if o.last_fields is not None else None)
+                      dict(o.last_fields) if o.last_fields is not None else None, o.origin)
 
 
 def remap(value: Any, objects: dict[int, GameObject]) -> Any:
