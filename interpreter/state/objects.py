@@ -2,7 +2,8 @@
 
 A card in a zone is a *game object*. Moving it to another zone normally gives it a new
 object id (the "new object" rule every game shares); the old id stays readable through the
-last-known-information table so effects and triggers can still ask what it looked like.
+last-known-information table so effects and triggers can still ask what it looked like (until
+the next turn begins, or for as long as a pending ability or an effect names it as its source).
 Everything here is plain data so a state can be copied, hashed and compared.
 """
 
