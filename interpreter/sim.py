@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from interpreter import compiled
 from interpreter.agents import RandomAgent
 from interpreter.engine.decisions import Decision
 from interpreter.engine.game import Game
@@ -218,7 +219,8 @@ def simulate(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, games: int, 
     seconds = time.perf_counter() - t0
     summary = aggregate(rb, games, seed, sorted(outcomes, key=lambda o: o["seed"]), failures_dir)
     summary.update(workers=workers, backend=backend, invariants=invariants, max_decisions=max_decisions,
-                   seconds=round(seconds, 3), games_per_second=round(games / seconds, 2) if seconds else None)
+                   compiled_engine=compiled(), seconds=round(seconds, 3),
+                   games_per_second=round(games / seconds, 2) if seconds else None)
     return summary
 
 
@@ -235,7 +237,8 @@ def format_summary(summary: dict[str, Any]) -> str:
     lines.append(f"completed: {s['completed']} of {s['games']}, {s['errors']} error(s)")
     if s["games"] > s["errors"]:
         lines.append(f"per game:  {s['mean_turns']} turns, {s['mean_decisions']} decisions on average")
-    lines.append(f"speed:     {s['games_per_second'] or '-'} games/s ({s['seconds']} s)")
+    engine = " (compiled engine)" if s.get("compiled_engine") else ""
+    lines.append(f"speed:     {s['games_per_second'] or '-'} games/s ({s['seconds']} s){engine}")
     for e in s["error_samples"]:
         where = f" [{e['where']}]" if e.get("where") else ""
         lines.append(f"error:     seed {e['seed']}: {e['error']}{where}")

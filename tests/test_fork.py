@@ -8,7 +8,8 @@ import pytest
 
 from interpreter.cli.setup import load_game_env
 from interpreter.engine.decisions import Decision
-from interpreter.engine.game import Game, GameError
+from interpreter.engine.errors import GameError
+from interpreter.engine.game import Game
 
 
 class Answers:

@@ -64,7 +64,8 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
          save_replay: str | None) -> None:
     """Play one complete game and print its log, each event with the rule it applies."""
     from interpreter.agents import make_agent
-    from interpreter.engine.game import Game, GameError
+    from interpreter.engine.errors import GameError
+    from interpreter.engine.game import Game
 
     rb, cards, deck_lists = _setup(game, decks)
     names = agents.split(",")

@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
 _MISSING = object()
-_new_ctx = object.__new__
 
 def _node(ctx: Any) -> Any:
     node = ctx.game.cur_node
@@ -72,20 +71,8 @@ class Ctx:
         self.node = node if node is not None or parent is None else parent.node
 
     def child(self, *, vars: dict[str, Any] | None = None, rules: tuple[str, ...] = (), you: int | None = None) -> Ctx:
-        """A nested scope (template parameters, bindings, a rule's citation); everything else is inherited.
-        Built field by field: effects open one for nearly every step they run."""
-        c = _new_ctx(Ctx)
-        c.game = self.game
-        c.attr = self.attr
-        c.parent = self
-        c.vars = {} if vars is None else vars
-        c.you = self.you if you is None else you
-        c.this = self.this
-        c.event = self.event
-        c.rules = rules or self.rules
-        c.ability = self.ability
-        c.node = self.node
-        return c
+        """A nested scope (template parameters, bindings, a rule's citation); everything else is inherited."""
+        return Ctx(self.game, self, vars=vars, rules=rules, you=you)
 
     # -- Env protocol ------------------------------------------------------------------
     def lookup(self, name: str) -> Any:

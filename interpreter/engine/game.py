@@ -16,6 +16,7 @@ from typing import Any
 
 from interpreter.engine.context import POSITIONAL, Ctx
 from interpreter.engine.decisions import Decision, IllegalAnswer, Option, check_answer
+from interpreter.engine.errors import GameError
 from interpreter.engine.functions import Multiset
 from interpreter.engine.log import LogEntry
 from interpreter.loader.model import CardDef, Rulebook
@@ -43,21 +44,26 @@ def _copy_ctx(game: Game, ctx: Ctx, objects: dict[int, GameObject], done: dict[i
     return out
 
 
-class GameError(RuntimeError):
-    """A rulebook or card effect did something impossible at run time (a data bug, located)."""
+_CARRIED = ("cur_node", "cur_tp", "cur_ap", "max_decisions", "max_auto_steps", "start_node", "stop_at",
+            "auto_steps", "_to_owner", "_keeps", "_zone_defaults")
+"""What a fork takes over from its game besides the state: where the walk stands, the caps, and the
+caches that depend on the rulebook alone (shared). Everything else a new Game sets up afresh."""
 
 
 class Game:
     """One game under one rulebook, with decks, a seed and a log."""
 
     def __init__(self, rb: Rulebook, cards: dict[str, CardDef], decks: list[dict[str, list[str]]],
-                 seed: int = 0, *, log: bool = True) -> None:
+                 seed: int = 0, *, log: bool = True, state: GameState | None = None) -> None:
+        """A new game with the decks dealt into their zones; with `state`, a game that carries on
+        from that state instead (a fork's copy: nothing is dealt)."""
         self.rb = rb
         self.cards = cards
         self.decks = decks
         self.seed = seed
-        self.state = GameState(num_players=len(decks), rng=random.Random(seed))
-        self.state.player_counters = [{} for _ in decks]
+        self.state = GameState(num_players=len(decks), rng=random.Random(seed)) if state is None else state
+        if state is None:
+            self.state.player_counters = [{} for _ in decks]
         self.entries: list[LogEntry] = []
         self.logging = log
         self.cur_node: Any = None
@@ -74,22 +80,24 @@ class Game:
             None if any(r is None for r in reads) else frozenset(f for r in reads if r is not None for f in r))
         self._to_owner: dict[str, bool] = {}  # zone -> cards entering it go to their owner's side
         self._keeps: dict[tuple[str, str], bool] = {}  # (from, to) -> the object keeps its identity
-        for (zid, zdef) in rb.zones.items():
-            if zdef.shared:
-                self.state.zones[(zid, None)] = []
-            else:
-                for p in range(len(decks)):
-                    self.state.zones[(zid, p)] = []
+        if state is None:
+            for (zid, zdef) in rb.zones.items():
+                if zdef.shared:
+                    self.state.zones[(zid, None)] = []
+                else:
+                    for p in range(len(decks)):
+                        self.state.zones[(zid, p)] = []
         ability_zones = set().union(*rb.ability_zones.values()) if rb.ability_zones else set()
         self.ability_zone_keys = [k for k in self.state.zones if k[0] in ability_zones]
         self.ability_zone_set = frozenset(ability_zones)
         self._zone_defaults: dict[str, dict[str, Any]] = {}  # zone -> its cards' default states (rulebook data)
         self.auto_steps = 0  # effect steps run so far, against the rulebook's cap on automatic steps
         self._start_runtime()
-        for p, deck in enumerate(decks):
-            for zone, ids in deck.items():
-                for cid in ids:
-                    self._create(cid, p, zone)
+        if state is None:
+            for p, deck in enumerate(decks):
+                for zone, ids in deck.items():
+                    for cid in ids:
+                        self._create(cid, p, zone)
         self.start_node: str | None = None  # a scenario may start mid-turn instead of at setup
         self.stop_at: str | None = None  # ...and stop when the walk reaches a node
         self.answers: list[list[str]] = []  # every answer given, in order (forks replay them when they must)
@@ -193,15 +201,12 @@ class Game:
     def _restarted(self) -> Game:
         """A copy of the state restarted at the pending play timing (`resume_at`)."""
         assert self.resume_at is not None
-        g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.state = self.state.copy()
+        g = Game(self.rb, self.cards, self.decks, self.seed, log=self.logging, state=self.state.copy())
+        for name in _CARRIED:
+            setattr(g, name, getattr(self, name))
         g.state.decisions -= 1  # the pending decision is asked again, and counted again
         g.entries = list(self.entries)
         g.answers = list(self.answers)
-        g.checkpoints = None
-        g._checkpoint = None
-        g._start_runtime()
         g.auto_steps -= 1  # the asking step starts again, and is counted again
         done: dict[int, Ctx] = {}
         g._gen = g._resume([(steps, i, _copy_ctx(g, c, g.state.objects, done)) for steps, i, c in self.resume_at])

@@ -7,18 +7,21 @@ an effect or a pending `skip` changes where the walk goes next.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.graph.build import END, CNode, TurnGraph
 
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
 
-def node_ctx(game: Any, node: CNode) -> Ctx:
+
+def node_ctx(game: Game, node: CNode) -> Ctx:
     you = game.cur_tp if game.cur_tp is not None else game.cur_ap
     return Ctx(game, None, you=you, rules=node.rules, node=node)
 
 
-def enter(game: Any, node: CNode) -> None:
+def enter(game: Game, node: CNode) -> None:
     st = game.state
     game.cur_node = node
     game.cur_tp = st.roles.get(node.tp_role) if node.tp_role else None
@@ -36,10 +39,10 @@ def enter(game: Any, node: CNode) -> None:
         game.log("turn", f"turn {st.turn} begins", node.rules)
 
 
-def walk(game: Any, graph: TurnGraph, start: str | None = None) -> Any:
+def walk(game: Game, graph: TurnGraph, start: str | None = None) -> Any:
     st = game.state
     nid: str | None = start if start is not None else (graph.roots[0] if graph.roots else None)
-    while nid is not None and st.result is None:
+    while nid is not None and not st.over():
         node = graph.nodes[nid]
         if game.stop_at is not None and (node.id == game.stop_at or node.base == game.stop_at):
             game.log("stop", f"stopped before {node.id}")
@@ -58,7 +61,7 @@ def walk(game: Any, graph: TurnGraph, start: str | None = None) -> Any:
         nid = after(game, graph, node)
 
 
-def after(game: Any, graph: TurnGraph, node: CNode, skip_guards: bool = False) -> str | None:
+def after(game: Game, graph: TurnGraph, node: CNode, skip_guards: bool = False) -> str | None:
     st = game.state
     if st.jump is not None:
         target = graph.resolve(st.jump, node.id)

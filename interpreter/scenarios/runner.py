@@ -16,7 +16,8 @@ from typing import Any
 
 from interpreter.engine.context import GLOBAL_NAMES
 from interpreter.engine.decisions import Decision, IllegalAnswer
-from interpreter.engine.game import Game, GameError
+from interpreter.engine.errors import GameError
+from interpreter.engine.game import Game
 from interpreter.loader.cards import load_cards
 from interpreter.loader.diagnostics import Diagnostic, LoadError
 from interpreter.loader.model import CardDef, Rulebook

@@ -114,6 +114,16 @@ class GameState:
     result: dict[str, Any] | None = None
     decisions: int = 0
 
+    def over(self) -> bool:
+        """The game has a result. Procedures test this rather than `result` itself: a type checker
+        (and mypyc, which compiles by its types) would carry a `result is None` test across the
+        yields that may end the game."""
+        return self.result is not None
+
+    def halted(self) -> bool:
+        """The game is over or a jump is pending: the procedure under way stops (as for `over`)."""
+        return self.result is not None or self.jump is not None
+
     def new_id(self) -> int:
         self.next_id += 1
         return self.next_id - 1

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.loader.model import Ability
 from interpreter.state.objects import GameObject, Pending
 
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
 
-def ability_key(game: Any) -> Any:
+
+def ability_key(game: Game) -> Any:
     """What the set of working abilities depends on: the cards (and their states) in the zones
     where abilities work, or the whole state while an effect negates abilities (its affected
     cards may depend on anything). Most moves (draws, cards revealed, paid costs) leave it as is."""
@@ -20,7 +23,7 @@ def ability_key(game: Any) -> Any:
     return game.ability_version
 
 
-def ability_objects(game: Any, player: int | None = None) -> list[GameObject]:
+def ability_objects(game: Game, player: int | None = None) -> list[GameObject]:
     """Objects whose abilities currently work (their card type's valid zones). The list is cached
     until a zone where abilities work changes, since triggers and continuous effects ask for it
     after every event."""
@@ -66,7 +69,7 @@ def use_key(obj: GameObject, ab: Ability) -> str:
     return f"{obj.oid}:{ab.index}"
 
 
-def _affected(game: Any, eff: Any) -> list[GameObject]:
+def _affected(game: Game, eff: Any) -> list[GameObject]:
     spec = eff.spec
     affects = spec.get("affects")
     if affects is None:
@@ -79,7 +82,7 @@ def _affected(game: Any, eff: Any) -> list[GameObject]:
     return objs
 
 
-def is_negated(game: Any, obj: GameObject) -> bool:
+def is_negated(game: Game, obj: GameObject) -> bool:
     """Whether an effect negates this object's abilities now."""
     for e in game.state.effects:
         if e.kind == "continuous" and e.spec.get("negate") and any(o.oid == obj.oid for o in _affected(game, e)):
@@ -87,7 +90,7 @@ def is_negated(game: Any, obj: GameObject) -> bool:
     return False
 
 
-def gate_ok(obj: GameObject, ab: Ability, game: Any = None) -> bool:
+def gate_ok(obj: GameObject, ab: Ability, game: Game | None = None) -> bool:
     """Whether the ability's zone gate and its conditions hold. Conditions come in groups: each
     group needs one of its conditions to hold (several area or timing icons are alternatives)."""
     if ab.gate_zone is not None and obj.zone != ab.gate_zone:
@@ -101,11 +104,11 @@ def gate_ok(obj: GameObject, ab: Ability, game: Any = None) -> bool:
     return True
 
 
-def limit_ok(game: Any, obj: GameObject, ab: Ability) -> bool:
+def limit_ok(game: Game, obj: GameObject, ab: Ability) -> bool:
     return ab.limit is None or game.state.ability_uses.get(use_key(obj, ab), 0) < ab.limit
 
 
-def choosable(game: Any, ab: Ability, ctx: Ctx) -> bool:
+def choosable(game: Game, ab: Ability, ctx: Ctx) -> bool:
     """An ability whose effect must choose a set number of things cannot be played when not
     enough can be chosen (checked for the effect's own top-level choices at play time)."""
     for step in ab.effect:
@@ -125,12 +128,12 @@ def choosable(game: Any, ab: Ability, ctx: Ctx) -> bool:
     return True
 
 
-def can_pay(game: Any, ab: Ability, ctx: Ctx) -> bool:
+def can_pay(game: Game, ab: Ability, ctx: Ctx) -> bool:
     """All-or-nothing costs: every part must be payable before any is paid."""
     return all(f(ctx) for f in ab.cost_can)
 
 
-def resolve_pending(game: Any, pend: Pending, ctx: Ctx) -> Any:
+def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
     st = game.state
     st.pending.remove(pend)
     if pend.created is not None:
@@ -144,6 +147,7 @@ def resolve_pending(game: Any, pend: Pending, ctx: Ctx) -> Any:
     ab = card.abilities[pend.ability]
     src = st.objects.get(pend.source) or st.lki.get(pend.source)
     actx = Ctx(game, None, you=pend.master, this=src, event=pend.event, rules=ab.rules, ability=ab)
+    name = game.describe(src) if src is not None else pend.card_id  # its last known information, kept while pending
     if isinstance(src, GameObject) and src.oid in st.objects and is_negated(game, src):
         game.log("resolve", f"{game.describe(src)}: ability {ab.index + 1} is negated and does not resolve", ab.rules)
         return
@@ -152,22 +156,22 @@ def resolve_pending(game: Any, pend: Pending, ctx: Ctx) -> Any:
         return
     if ab.cost:
         if not can_pay(game, ab, actx):
-            game.log("resolve", f"{game.describe(src)}: the cost cannot be paid", ab.rules)
+            game.log("resolve", f"{name}: the cost cannot be paid", ab.rules)
             return
         if ab.optional:
             yes = yield from game.ask_yes_no(pend.master, "pay_optional_cost", actx)
             if not yes:
-                game.log("resolve", f"{game.describe(src)}: P{pend.master + 1} declines the cost", ab.rules)
+                game.log("resolve", f"{name}: P{pend.master + 1} declines the cost", ab.rules)
                 return
         yield from game.run(ab.cost, actx)
     if isinstance(src, GameObject):
         key = use_key(src, ab)
         st.ability_uses[key] = st.ability_uses.get(key, 0) + 1
-    game.log("resolve", f"{game.describe(src)}: ability {ab.index + 1} resolves", ab.rules)
+    game.log("resolve", f"{name}: ability {ab.index + 1} resolves", ab.rules)
     yield from game.run(ab.effect, actx)
 
 
-def activate(game: Any, obj: GameObject, ab: Ability, player: int, ctx: Ctx) -> Any:
+def activate(game: Game, obj: GameObject, ab: Ability, player: int, ctx: Ctx) -> Any:
     """Play an activated ability: pay its cost, then resolve it (it resolves even if its card left)."""
     actx = Ctx(game, None, you=player, this=obj, rules=ab.rules, ability=ab)
     game.log("activate", f"P{player + 1} plays ability {ab.index + 1} of {game.describe(obj)}", ab.rules)

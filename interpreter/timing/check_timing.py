@@ -7,15 +7,18 @@ resolution sends the procedure back to rule processing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
 from interpreter.timing import rule_processing as rproc
 from interpreter.timing.abilities import resolve_pending
 
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
 
-def _player_for(game: Any, who: str) -> int | None:
+
+def _player_for(game: Game, who: str) -> int | None:
     if who in ("active_player",):
         return game.cur_ap
     if who == "non_active_player":
@@ -33,7 +36,7 @@ def _config(rb: Any) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
     return order, tuple(cfg.get("rules", ()))
 
 
-def check_timing(game: Any, ctx: Ctx) -> Any:
+def check_timing(game: Game, ctx: Ctx) -> Any:
     try:
         order, rules = game.cache["check_timing"]
     except KeyError:
@@ -41,10 +44,10 @@ def check_timing(game: Any, ctx: Ctx) -> Any:
     cctx = ctx.child(rules=rules) if rules else ctx
     resolved = False
     st = game.state
-    while st.result is None and st.jump is None:  # a jump ends the procedure (the walk moves on)
+    while not st.halted():  # a jump ends the procedure (the walk moves on)
         did = yield from rproc.run_processes(game, game.rb.rule_processes, cctx)
         resolved = resolved or did
-        if st.result is not None:
+        if st.over():
             break
         game.triggers.check_state_triggers()
         if not st.pending:

@@ -9,7 +9,7 @@ with a locked set affect only the cards chosen at creation.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
@@ -17,6 +17,9 @@ from interpreter.engine.context import Ctx
 from interpreter.engine.functions import Multiset
 from interpreter.state.objects import GameObject
 from interpreter.timing.abilities import ability_key, ability_objects, gate_ok
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
 
 
 class Entry:
@@ -30,7 +33,7 @@ class Entry:
 
 
 class Continuous:
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
         self.version = -1
         self.entries: list[Entry] = []

@@ -6,14 +6,17 @@ gives play timing again; passing ends it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
 from interpreter.timing.abilities import ability_objects, activate, can_pay, choosable, gate_ok, limit_ok
 
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
 
-def legal_actions(game: Any, player: int, action_ids: list[str], ctx: Ctx) -> list[Option]:
+
+def legal_actions(game: Game, player: int, action_ids: list[str], ctx: Ctx) -> list[Option]:
     options: list[Option] = []
     pctx = ctx.child(you=player)
     pctx.you = player
@@ -43,15 +46,15 @@ def legal_actions(game: Any, player: int, action_ids: list[str], ctx: Ctx) -> li
     return options
 
 
-def play_timing(game: Any, player: int, action_ids: list[str], ctx: Ctx) -> Any:
+def play_timing(game: Game, player: int, action_ids: list[str], ctx: Ctx) -> Any:
     cfg = game.rb.timing.get("play_timing") or {}
     rules = tuple(cfg.get("rules", ()))
     ct_first = cfg.get("check_timing_first", True)
     again = cfg.get("repeat_after_action", True)
-    while game.state.result is None and game.state.jump is None:
+    while not game.state.halted():
         if ct_first:
             yield from game.check_timing(ctx)
-            if game.state.result is not None or game.state.jump is not None:
+            if game.state.halted():
                 return
         options = legal_actions(game, player, action_ids, ctx)
         options.append(Option("pass", "pass", None))
@@ -73,5 +76,5 @@ def play_timing(game: Any, player: int, action_ids: list[str], ctx: Ctx) -> Any:
             game.log("play", f"P{player + 1} plays {game.describe(obj)}", act.rules)
             actx = Ctx(game, None, you=player, this=obj, rules=act.rules)
             yield from game.run(act.steps, actx)
-        if not again or game.state.jump is not None:
+        if not again or game.state.halted():
             return

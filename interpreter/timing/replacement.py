@@ -6,13 +6,16 @@ master chooses which applies first; an optional replacement asks its master.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
 
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
 
-def try_replace(game: Any, event: dict[str, Any], ctx: Ctx) -> Any:
+
+def try_replace(game: Game, event: dict[str, Any], ctx: Ctx) -> Any:
     applied = event.setdefault("_applied", set())
     cands = []
     for eff in game.state.effects:

@@ -3,11 +3,14 @@ and the check repeats until none applies. Outcomes declared in one pass are simu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.loader.model import RuleProcess
 from interpreter.timing.watch import ANY_PLAYER, ZONE_VAR
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
 
 
 class IdleBindings:
@@ -44,7 +47,7 @@ class IdleBindings:
             self.readers.setdefault(k, set()).add(binding)
 
 
-def _places(game: Any, proc: RuleProcess, p: Any, z: Any) -> list[tuple[str, int | None]] | None:
+def _places(game: Game, proc: RuleProcess, p: Any, z: Any) -> list[tuple[str, int | None]] | None:
     """The (zone, player) places one binding of a process reads (None: cannot tell)."""
     if proc.watch_keys is None:
         return None
@@ -65,7 +68,7 @@ def _places(game: Any, proc: RuleProcess, p: Any, z: Any) -> list[tuple[str, int
     return out
 
 
-def applicable(game: Any, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[RuleProcess, Ctx]]:
+def applicable(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[RuleProcess, Ctx]]:
     """Every (process, binding) whose condition holds now. A binding whose places have not
     changed since its condition last failed is not evaluated again."""
     batch = []
@@ -92,7 +95,7 @@ def applicable(game: Any, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Rule
     return batch
 
 
-def _bindings(game: Any, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Any, ...]]:
+def _bindings(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Any, ...]]:
     """Every (process, player, zone, binding key) to check, in order; kept until the roles change
     when every process's lists depend on the roles alone."""
     cache = game.cache.setdefault("bindings", {})
@@ -123,11 +126,11 @@ def _binding_list(proc: RuleProcess, fn: Any, ctx: Ctx, lists: dict[Any, list[An
     return out
 
 
-def run_processes(game: Any, procs: list[RuleProcess], ctx: Ctx) -> Any:
+def run_processes(game: Game, procs: list[RuleProcess], ctx: Ctx) -> Any:
     """Run rule processes until none applies; returns whether any ran."""
     any_done = False
     rounds = 0
-    while game.state.result is None:
+    while not game.state.over():
         batch = applicable(game, procs, ctx)
         if not batch:
             break

@@ -6,18 +6,21 @@ abilities work still sees the event that moved it, through its last known inform
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.state.objects import GameObject, Pending
 from interpreter.timing.abilities import ability_key, ability_objects, gate_ok
 from interpreter.timing.watch import event_subject
 
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
 STATE = " state"  # index key of state triggers (no event is named with a space)
 
 
 class Triggers:
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
         self._index: dict[str, dict[str, list[tuple[Any, dict[str, Any]]]]] = {}
         self._watch_cache: dict[str, Any] = {}

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.state.objects import GameObject
 from interpreter.verbs.registry import Gen, verb
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
 
 
 def as_objects(v: Any) -> list[GameObject]:
@@ -17,7 +20,7 @@ def as_objects(v: Any) -> list[GameObject]:
     return [o for o in v if isinstance(o, GameObject)]
 
 
-def in_zones(game: Any, objs: list[GameObject]) -> list[GameObject]:
+def in_zones(game: Game, objs: list[GameObject]) -> list[GameObject]:
     """The objects still in a zone. One that has left became a new object; what is done to the old
     one is skipped (an impossible action), and its last known information stays as it was, which
     state copies rely on: they share it."""
@@ -27,7 +30,7 @@ def in_zones(game: Any, objs: list[GameObject]) -> list[GameObject]:
 @verb("move", {"cards": "expr", "to": "zone?", "to_expr": "expr?", "player": "expr?",
                "position": "enum:top|bottom?", "face": "enum:up|down?", "orientation": "str?",
                "mark": "name?", "as": "name?", "shuffle": "bool?", "redirect": "bool?"})
-def v_move(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_move(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Move cards to a zone, one at a time, each becoming a new object unless the rulebook keeps
     identity between the two zones. Replacement effects and interrupts run around each card."""
     objs = as_objects(a["cards"](ctx))
@@ -62,14 +65,14 @@ def v_move(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
                                         states=states, mark=a.get("mark"))
         if new is not None:
             moved.append(new)
-        if game.state.result is not None:
+        if game.state.over():
             return
     if "as" in a:
         ctx.set(a["as"], moved)
 
 
 @verb("shuffle", {"zone": "zone?", "zone_expr": "expr?", "player": "expr"})
-def v_shuffle(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_shuffle(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Randomise the order of a zone (a chance event, logged)."""
     zone = a["zone"] if "zone" in a else a["zone_expr"](ctx)
     game.shuffle_zone(zone, a["player"](ctx), ctx)
@@ -78,7 +81,7 @@ def v_shuffle(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("set_state", {"cards": "expr", "state": "state", "value": "str"})
-def v_set_state(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_set_state(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Put cards into a placement state; a card already in it is left alone (nothing happens)."""
     for obj in as_objects(a["cards"](ctx)):
         game.set_state(obj, a["state"], a["value"], ctx)
@@ -86,7 +89,7 @@ def v_set_state(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("place_under", {"cards": "expr", "under": "expr"})
-def v_place_under(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_place_under(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Move cards into the zone of a card and stack them under it."""
     holders = as_objects(a["under"](ctx))
     if not holders:
@@ -94,12 +97,12 @@ def v_place_under(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     holder = holders[0]
     for obj in as_objects(a["cards"](ctx)):
         new = yield from game.move_card(obj, holder.zone, holder.zone_player, ctx, under=holder.oid)
-        if game.state.result is not None or new is None:
+        if game.state.over() or new is None:
             return
 
 
 @verb("swap", {"a": "expr", "b": "expr"})
-def v_swap(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_swap(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Exchange the zones of two cards at once; if either cannot move, neither does."""
     xs, ys = as_objects(a["a"](ctx)), as_objects(a["b"](ctx))
     if len(xs) != 1 or len(ys) != 1:
@@ -113,7 +116,7 @@ def v_swap(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("reveal", {"cards": "expr"})
-def v_reveal(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_reveal(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Show cards to every player."""
     objs = in_zones(game, as_objects(a["cards"](ctx)))
     for obj in objs:
@@ -125,7 +128,7 @@ def v_reveal(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("look", {"cards": "expr", "player": "expr", "as": "name?"})
-def v_look(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_look(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Let one player learn cards without moving them."""
     objs = in_zones(game, as_objects(a["cards"](ctx)))
     p = a["player"](ctx)
@@ -139,7 +142,7 @@ def v_look(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("mark", {"cards": "expr", "key": "name", "value": "expr"})
-def v_mark(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_mark(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Attach a named mark to cards; marks vanish when the card becomes a new object."""
     value = a["value"](ctx)
     for obj in in_zones(game, as_objects(a["cards"](ctx))):
@@ -150,7 +153,7 @@ def v_mark(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("counter", {"target": "expr", "name": "name", "add": "expr?", "set": "expr?"})
-def v_counter(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_counter(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Add to or set a named counter on cards or players."""
     target = a["target"](ctx)
     targets = target if isinstance(target, list) else [target]

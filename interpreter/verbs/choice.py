@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
 from interpreter.state.objects import GameObject
 from interpreter.verbs.registry import Gen, verb
 
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
 
 @verb("choose", {"player": "expr", "from": "expr", "min": "expr?", "max": "expr?", "as": "name",
                  "prompt": "str?", "where": "expr?"})
-def v_choose(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_choose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose between `min` and `max` items (default exactly 1) of a list, binding them to `as`.
     With fewer candidates than asked for, as many as possible are chosen; cards searched in a zone
     their chooser cannot fully see may be declared not found (fail to find)."""
@@ -37,7 +40,7 @@ def v_choose(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("choose_one", {"player": "expr", "options": "options", "prompt": "str?", "as": "name?"})
-def v_choose_one(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_choose_one(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose one of several named courses of action whose condition holds, then carry it out."""
     player = a["player"](ctx)
     legal = [o for o in a["options"] if o["if"] is None or o["if"](ctx)]
@@ -57,7 +60,7 @@ def v_choose_one(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("choose_player", {"player": "expr", "as": "name", "prompt": "str?", "from": "expr?"})
-def v_choose_player(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_choose_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose a player."""
     player = a["player"](ctx)
     pool = a["from"](ctx) if "from" in a else list(range(game.state.num_players))
@@ -69,7 +72,7 @@ def v_choose_player(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("random_player", {"as": "name", "from": "expr?"})
-def v_random_player(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_random_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Pick a player at random (a chance event, logged)."""
     pool = a["from"](ctx) if "from" in a else list(range(game.state.num_players))
     p = pool[game.state.rng.randrange(len(pool))]

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.verbs.registry import Gen, verb
 
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
 
 @verb("emit", {"event": "event", "once_per_turn": "bool?", "only_player": "expr?", "*": "expr"})
-def v_emit(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_emit(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Raise an event so auto abilities can trigger. `once_per_turn` lets each ability trigger on it
     at most once a turn; `only_player` limits triggering to that player's abilities."""
     event = {"type": a["event"]}
@@ -23,7 +26,7 @@ def v_emit(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("win", {"player": "expr"})
-def v_win(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_win(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A player wins."""
     game.declare_outcome(a["player"](ctx), "win", ctx)
     return
@@ -31,7 +34,7 @@ def v_win(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("lose", {"player": "expr"})
-def v_lose(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_lose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A player loses."""
     game.declare_outcome(a["player"](ctx), "lose", ctx)
     return
@@ -39,7 +42,7 @@ def v_lose(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("draw_game", {})
-def v_draw_game(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_draw_game(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """The game ends in a draw."""
     game.end_game(None, "draw", ctx.rules)
     return
@@ -47,7 +50,7 @@ def v_draw_game(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("set_role", {"role": "role", "player": "expr"})
-def v_set_role(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_set_role(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a role (first player, holder of a right, ...) to a player."""
     p = a["player"](ctx)
     if game.state.roles.get(a["role"]) != p:
@@ -59,7 +62,7 @@ def v_set_role(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("skip", {"node": "node"})
-def v_skip(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_skip(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """The next time the walk would enter this turn, phase or step, it passes over it."""
     game.state.skips.append(a["node"])
     game.log("skip", f"{a['node']} will be skipped", ctx.rules)
@@ -68,7 +71,7 @@ def v_skip(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("jump", {"to": "node"})
-def v_jump(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_jump(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """End the current step now and continue the walk at another node."""
     game.state.jump = a["to"]
     game.log("jump", f"play moves to {a['to']}", ctx.rules)
@@ -77,7 +80,7 @@ def v_jump(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("status", {"player": "expr", "status": "name", "duration": "duration?"})
-def v_status(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_status(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a player a named status (e.g. a prohibition), optionally until a duration ends."""
     p = a["player"](ctx)
     game.state.player_counters[p]["status:" + a["status"]] = 1
@@ -90,7 +93,7 @@ def v_status(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("cancel_skips", {"node": "node?"})
-def v_cancel_skips(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_cancel_skips(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Skips not used yet vanish: all of them, or those of one node."""
     st = game.state
     before = len(st.skips)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.verbs.cards import as_objects
 from interpreter.verbs.registry import Gen, verb
 
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
 
 @verb("continuous", {"effect": "spec", "duration": "duration?", "lock": "bool?"})
-def v_continuous(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_continuous(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Create a continuous effect. With `lock` (the default), the cards it affects are fixed now,
     so cards that later leave or arrive are not affected."""
     spec = a["effect"]
@@ -23,7 +26,7 @@ def v_continuous(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("delayed_trigger", {"effect": "spec", "duration": "duration?"})
-def v_delayed_trigger(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_delayed_trigger(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Create an ability that triggers later; without a duration it triggers once."""
     game.add_effect("delayed_trigger", a["effect"], ctx, a.get("duration"))
     return
@@ -31,7 +34,7 @@ def v_delayed_trigger(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("replacement", {"effect": "spec", "duration": "duration?"})
-def v_replacement(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_replacement(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Create a replacement effect: when its event would happen, `instead` happens."""
     game.add_effect("replacement", a["effect"], ctx, a.get("duration"))
     return
@@ -39,7 +42,7 @@ def v_replacement(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("end_durations", {"durations": "durations"})
-def v_end_durations(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_end_durations(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """End every effect that lasts for one of these durations."""
     game.end_durations(set(a["durations"]), ctx)
     return
@@ -47,7 +50,7 @@ def v_end_durations(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("cancel_pending", {"player": "expr?"})
-def v_cancel_pending(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_cancel_pending(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Pending triggered abilities vanish unresolved: all of them, or those `player` masters."""
     st = game.state
     who = a["player"](ctx) if "player" in a else None
@@ -57,7 +60,7 @@ def v_cancel_pending(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("end_effects", {"cards": "expr"})
-def v_end_effects(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_end_effects(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Continuous effects created for these cards stop applying to them (an effect left with no card
     ends)."""
     ids = {o.oid for o in as_objects(a["cards"](ctx))}

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.verbs.registry import Gen, verb
 
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
 
 @verb("if", {"cond": "expr", "then": "effect?", "else": "effect?"})
-def v_if(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_if(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run `then` when `cond` holds, else `else`."""
     branch = a.get("then", ()) if a["cond"](ctx) else a.get("else", ())
     if branch:
@@ -17,7 +20,7 @@ def v_if(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("repeat", {"times": "expr", "do": "effect", "may_stop": "expr?", "until": "expr?"})
-def v_repeat(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_repeat(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Repeat `do` `times` times (none when <= 0, 1.3.2.2-style); `may_stop` names a player who may
     end the loop before each repetition ("up to N"); `until` ends it when it holds."""
     n = a["times"](ctx) or 0
@@ -31,12 +34,12 @@ def v_repeat(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
                 if not answer:
                     return
         yield from game.run(a["do"], ctx)
-        if game.state.result is not None or (until is not None and until(ctx)):
+        if game.state.over() or (until is not None and until(ctx)):
             return
 
 
 @verb("for_each", {"in": "expr", "as": "name", "do": "effect"})
-def v_for_each(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_for_each(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run `do` once per item of a list, binding it to `as`."""
     items = a["in"](ctx)
     if items is None:
@@ -47,12 +50,12 @@ def v_for_each(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
     for item in list(items):
         inner = ctx.child(vars={name: item})
         yield from game.run(a["do"], inner)
-        if game.state.result is not None:
+        if game.state.over():
             return
 
 
 @verb("let", {"*": "expr"})
-def v_let(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_let(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Bind names in the current scope (all values are computed before any is bound)."""
     values = {k: f(ctx) for k, f in a.items()}
     for k, v in values.items():
@@ -62,7 +65,7 @@ def v_let(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("set_var", {"name": "name", "value": "expr"})
-def v_set_var(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_set_var(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Set a game variable, visible to every later step until changed."""
     game.state.vars[a["name"]] = a["value"](ctx)
     game.touched()
@@ -71,7 +74,7 @@ def v_set_var(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("call", {"template": "template", "*": "expr"})
-def v_call(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_call(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run an effect template with parameters evaluated in the caller's scope."""
     tpl = game.rb.templates[a["template"]]
     # A default is evaluated only for a parameter the call leaves out.
@@ -87,7 +90,7 @@ def v_call(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("log", {"message": "expr"})
-def v_log(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_log(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Write a line to the game log."""
     game.log("note", str(a["message"](ctx)), ctx.rules)
     return
@@ -95,6 +98,6 @@ def v_log(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("cite", {"rules": "rules", "do": "effect"})
-def v_cite(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_cite(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run steps that apply particular rules, so the log names them (e.g. one rule of a procedure)."""
     yield from game.run(a["do"], ctx.child(rules=a["rules"]), tail=True)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.timing.solver import can_cover
 from interpreter.verbs.registry import Gen, verb
 
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
 
 @verb("check_timing", {"as": "name?"})
-def v_check_timing(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_check_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run the check timing procedure; `as` records whether anything was resolved in it."""
     resolved = yield from game.check_timing(ctx)
     if "as" in a:
@@ -18,14 +21,14 @@ def v_check_timing(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("play_timing", {"player": "expr", "actions": "actions"})
-def v_play_timing(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_play_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a player play timing: act with one of `actions` or pass; acting gives it again."""
     yield from game.play_timing(a["player"](ctx), a["actions"], ctx)
 
 
 @verb("satisfy", {"pool": "expr", "requirements": "expr", "symbols": "str", "wildcard": "str?",
                   "generic": "str?", "as": "name"})
-def v_satisfy(game: Any, a: dict[str, Any], ctx: Ctx) -> Gen:
+def v_satisfy(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Decide whether one pool of symbols can pay every requirement at once. `symbols` names the
     enum of specific symbols; `wildcard` pays any specific symbol; `generic` demands are paid by
     any usable symbol. Other pool symbols do not count."""

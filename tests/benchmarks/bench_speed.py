@@ -19,6 +19,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from interpreter import compiled
 from interpreter.agents.base import RandomAgent
 from interpreter.cli.setup import load_game_env
 from interpreter.engine.game import Game
@@ -62,7 +63,7 @@ def main() -> None:
     costs = _copy_costs(rb, cards, decks, args.seed)
 
     print(json.dumps({
-        "game": args.game, "games": args.n,
+        "game": args.game, "games": args.n, "compiled_engine": compiled(),
         "rulebook_load_validate_s": round(load_s, 3), "rulebook_cards_decks_load_s": round(env_s, 3),
         "games_per_second": round(args.n / dt, 1), "decisions_per_second": round(decisions / dt),
         "mean_decisions": round(decisions / args.n, 1), "mean_turns": round(turns / args.n, 2),
