@@ -1,0 +1,63 @@
+"""Sogo builds as plain Python. With SOGO_COMPILE=1 the engine's hot modules are compiled to C by
+mypyc, in place beside their sources (about 1.7x the games per second; the same games, byte for byte):
+
+    python3 -m pip install mypy setuptools
+    SOGO_COMPILE=1 python3 -m pip install --no-build-isolation -e .
+
+Back to plain Python: `git clean -fX -- interpreter '*__mypyc*'` (the compiled files are git-ignored).
+The build records a hash of each compiled module's source (interpreter/compiled.json); importing
+`interpreter` stops with a message when a source has changed since, as Python would otherwise go on
+running the old compiled code. Everything else is configured in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+from setuptools import setup
+
+# The engine's hot path: the game and its contexts, expressions, timing procedures, verbs, the walker
+# and the state. What stays plain Python calls into it, so any module may be left out.
+COMPILED = [
+    "interpreter/engine/context.py",
+    "interpreter/engine/functions.py",
+    "interpreter/engine/game.py",
+    "interpreter/expr/compiler.py",
+    "interpreter/graph/walker.py",
+    "interpreter/loader/sections.py",
+    "interpreter/state/objects.py",
+    "interpreter/timing/abilities.py",
+    "interpreter/timing/check_timing.py",
+    "interpreter/timing/continuous.py",
+    "interpreter/timing/play_timing.py",
+    "interpreter/timing/replacement.py",
+    "interpreter/timing/rule_processing.py",
+    "interpreter/timing/triggers.py",
+    "interpreter/timing/watch.py",
+    "interpreter/verbs/cards.py",
+    "interpreter/verbs/choice.py",
+    "interpreter/verbs/control.py",
+    "interpreter/verbs/effects.py",
+    "interpreter/verbs/flow.py",
+    "interpreter/verbs/procedures.py",
+]
+
+
+def _ext_modules() -> list:
+    if os.environ.get("SOGO_COMPILE") != "1":
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        sys.exit("SOGO_COMPILE=1 needs mypy (which brings mypyc) in the build environment: "
+                 "`python3 -m pip install mypy setuptools`, then install with --no-build-isolation")
+    manifest = {src: hashlib.sha256(Path(src).read_bytes()).hexdigest() for src in COMPILED}
+    Path("interpreter/compiled.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    return mypycify(COMPILED, opt_level="3")
+
+
+setup(ext_modules=_ext_modules())
