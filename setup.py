@@ -1,7 +1,7 @@
 """Sogo builds as plain Python. With SOGO_COMPILE=1 the engine's hot modules are compiled to C by
 mypyc, in place beside their sources (about 1.7x the games per second; the same games, byte for byte):
 
-    python3 -m pip install mypy setuptools
+    python3 -m pip install mypy "setuptools>=70.1"
     SOGO_COMPILE=1 python3 -m pip install --no-build-isolation -e .
 
 Back to plain Python: `git clean -fX -- interpreter '*__mypyc*'` (the compiled files are git-ignored).
@@ -54,7 +54,7 @@ def _ext_modules() -> list:
         from mypyc.build import mypycify
     except ImportError:
         sys.exit("SOGO_COMPILE=1 needs mypy (which brings mypyc) in the build environment: "
-                 "`python3 -m pip install mypy setuptools`, then install with --no-build-isolation")
+                 "`python3 -m pip install mypy \"setuptools>=70.1\"`, then install with --no-build-isolation")
     manifest = {src: hashlib.sha256(Path(src).read_bytes()).hexdigest() for src in COMPILED}
     Path("interpreter/compiled.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     return mypycify(COMPILED, opt_level="3")

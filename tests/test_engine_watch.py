@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+import interpreter
 from interpreter.cli.setup import load_game_env
 from interpreter.expr import parse
 from interpreter.loader.cards import load_cards
@@ -36,6 +37,9 @@ from interpreter.timing.watch import (
 TOY = Path(__file__).resolve().parent / "data" / "toy"
 TITLES = ["lovelive", "haikyu"]
 SEEDS = range(10)
+PLAIN_ONLY = pytest.mark.skipif(
+    interpreter.compiled(), reason="it patches or subclasses engine code, which a compiled engine does not look up "
+    "(tests/test_compiled.py covers that build)")
 
 # -- static analyses ---------------------------------------------------------------------------
 
@@ -431,6 +435,7 @@ class _NeverIdle(IdleBindings):
         pass
 
 
+@PLAIN_ONLY
 def test_a_toy_game_is_the_same_without_the_idle_cache(toy):
     def run(fresh: bool):
         g = game(toy, {"P1": {"field": ["W-DUMP", "W-RING", "W-SPREAD"], "hand": ["U-PLAIN", "U-PLAIN"]}},
@@ -518,6 +523,7 @@ def _found(batch):
     return [(p.id, c.vars.get("p"), c.vars.get("z")) for p, c in batch]
 
 
+@PLAIN_ONLY
 def test_idle_cache_finds_what_a_full_check_finds(real, monkeypatch):
     rb, cards, decks = real
     original = rproc.applicable
