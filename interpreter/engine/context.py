@@ -123,5 +123,23 @@ class ItCtx:
     def child(self, **kw: Any) -> Ctx:
         return Ctx(self.game, self.base, **kw)
 
+    # The outer context's fields that positional names read (`you` inside a where clause, ...):
+    # found directly, not through the failed lookup that ends in __getattr__.
+    @property
+    def you(self) -> int | None:
+        return self.base.you
+
+    @property
+    def this(self) -> Any:
+        return self.base.this
+
+    @property
+    def event(self) -> dict[str, Any] | None:
+        return self.base.event
+
+    @property
+    def node(self) -> Any:
+        return self.base.node
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.base, name)
