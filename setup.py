@@ -20,14 +20,17 @@ from pathlib import Path
 
 from setuptools import setup
 
-# The engine's hot path: the game and its contexts, expressions, timing procedures, verbs, the walker
-# and the state. What stays plain Python calls into it, so any module may be left out.
+# The engine's hot path: the game and its contexts, expressions, timing procedures, verbs, the walker,
+# the state and the rulebook's compiled records. What stays plain Python calls into it, so any module
+# may be left out.
 COMPILED = [
     "interpreter/engine/context.py",
     "interpreter/engine/functions.py",
     "interpreter/engine/game.py",
+    "interpreter/engine/log.py",
     "interpreter/expr/compiler.py",
     "interpreter/graph/walker.py",
+    "interpreter/loader/model.py",
     "interpreter/loader/sections.py",
     "interpreter/state/objects.py",
     "interpreter/timing/abilities.py",
@@ -44,6 +47,7 @@ COMPILED = [
     "interpreter/verbs/effects.py",
     "interpreter/verbs/flow.py",
     "interpreter/verbs/procedures.py",
+    "interpreter/verbs/registry.py",
 ]
 
 
