@@ -3,8 +3,9 @@
 The build goes into a copy of the package in a temporary directory, once per run (about a minute
 and a half on two cores). The copy and this checkout then play the same seeded games of each title
 in subprocesses, with full logs and a fork at every decision of one game, and must print the same
-transcript hashes. A last check edits a compiled module's source: importing the package must then
-stop with a message instead of running the old compiled code. Skipped where mypyc, a C compiler or
+transcript hashes. The last checks edit a compiled module's source, or take one compiled module
+away: importing the package must then stop with a message instead of running old or mismatched
+compiled code. Skipped where mypyc, a C compiler or
 the Python headers are missing.
 """
 
@@ -121,5 +122,21 @@ def test_an_edited_source_stops_the_compiled_engine(copies: tuple[Path, Path]) -
     finally:
         watch.write_text(text, encoding="utf-8")
     assert run.returncode != 0
-    assert "compiled engine is older than its sources (interpreter/timing/watch.py changed" in run.stderr
+    assert "compiled engine does not match its sources (interpreter/timing/watch.py changed since the build)" \
+        in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_module_no_longer_compiled_stops_the_compiled_engine(copies: tuple[Path, Path]) -> None:
+    compiled_copy = copies[0]
+    (built,) = (compiled_copy / "interpreter" / "verbs").glob("flow.*.so")
+    aside = built.with_name("aside")
+    built.rename(aside)
+    try:
+        run = subprocess.run([sys.executable, "-c", "import interpreter"], cwd=compiled_copy,
+                             env={**os.environ, "PYTHONPATH": str(compiled_copy)}, capture_output=True, text=True)
+    finally:
+        aside.rename(built)
+    assert run.returncode != 0
+    assert "interpreter/verbs/flow.py is no longer compiled" in run.stderr
     assert "Traceback" not in run.stderr
