@@ -7,7 +7,8 @@ mypyc, in place beside their sources (about 1.7x the games per second; the same 
 Back to plain Python: `git clean -fX -- interpreter '*__mypyc*'` (the compiled files are git-ignored).
 The build records a hash of each compiled module's source (interpreter/compiled.json); importing
 `interpreter` stops with a message when a source has changed since (Python would otherwise go on
-running the old compiled code) or when some of the modules are no longer compiled. Everything else is configured in pyproject.toml.
+running the old compiled code) or when some of the modules are no longer compiled. Everything
+else is configured in pyproject.toml.
 """
 
 from __future__ import annotations
