@@ -613,8 +613,9 @@ class Game:
         return " ".join(parts)
 
     def interrupts(self, ctx: Ctx) -> Gen:
-        """Rule processes that happen at any moment (not only at check timing), e.g. a refresh."""
-        if self._in_interrupt or not self._always:
+        """Rule processes that happen at any moment (not only at check timing), e.g. a refresh.
+        Checked after every card move: when none applies, no procedure is started."""
+        if self._in_interrupt or not self._always or not rproc.applicable(self, self._always, ctx):
             return
         self._in_interrupt = True
         try:
