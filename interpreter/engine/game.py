@@ -44,6 +44,16 @@ def _copy_ctx(game: Game, ctx: Ctx, objects: dict[int, GameObject], done: dict[i
     return out
 
 
+def _empty_state(rb: Rulebook, players: int, seed: int) -> GameState:
+    """A game's state before the decks are dealt: every zone there, empty."""
+    st = GameState(num_players=players, rng=random.Random(seed))
+    st.player_counters = [{} for _ in range(players)]
+    for zid, zdef in rb.zones.items():
+        for p in [None] if zdef.shared else range(players):
+            st.zones[(zid, p)] = []
+    return st
+
+
 _CARRIED = ("cur_node", "cur_tp", "cur_ap", "max_decisions", "max_auto_steps", "start_node", "stop_at",
             "auto_steps", "_to_owner", "_keeps", "_zone_defaults")
 """What a fork takes over from its game besides the state: where the walk stands, the caps, and the
@@ -61,9 +71,7 @@ class Game:
         self.cards = cards
         self.decks = decks
         self.seed = seed
-        self.state = GameState(num_players=len(decks), rng=random.Random(seed)) if state is None else state
-        if state is None:
-            self.state.player_counters = [{} for _ in decks]
+        self.state = _empty_state(rb, len(decks), seed) if state is None else state
         self.entries: list[LogEntry] = []
         self.logging = log
         self.cur_node: Any = None
@@ -80,13 +88,6 @@ class Game:
             None if any(r is None for r in reads) else frozenset(f for r in reads if r is not None for f in r))
         self._to_owner: dict[str, bool] = {}  # zone -> cards entering it go to their owner's side
         self._keeps: dict[tuple[str, str], bool] = {}  # (from, to) -> the object keeps its identity
-        if state is None:
-            for (zid, zdef) in rb.zones.items():
-                if zdef.shared:
-                    self.state.zones[(zid, None)] = []
-                else:
-                    for p in range(len(decks)):
-                        self.state.zones[(zid, p)] = []
         ability_zones = set().union(*rb.ability_zones.values()) if rb.ability_zones else set()
         self.ability_zone_keys = [k for k in self.state.zones if k[0] in ability_zones]
         self.ability_zone_set = frozenset(ability_zones)
