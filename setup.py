@@ -26,6 +26,7 @@ from setuptools import setup
 # may be left out.
 COMPILED = [
     "interpreter/engine/context.py",
+    "interpreter/engine/decisions.py",
     "interpreter/engine/functions.py",
     "interpreter/engine/game.py",
     "interpreter/engine/log.py",

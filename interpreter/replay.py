@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.engine.decisions import Decision, IllegalAnswer, check_answer
+from interpreter.engine.decisions import Decision, check_answer
+from interpreter.engine.errors import IllegalAnswer
 from interpreter.engine.game import Game
 from interpreter.engine.invariants import check_invariants
 from interpreter.files import write_text_atomic

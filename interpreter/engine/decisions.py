@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from interpreter.engine.errors import IllegalAnswer
+
 
 @dataclass(frozen=True, slots=True)
 class Option:
@@ -42,10 +44,6 @@ class Decision:
     def describe(self) -> str:
         span = f"{self.min}" if self.min == self.max else f"{self.min}-{self.max}"
         return f"P{self.player + 1} {self.prompt} (choose {span} of {len(self.options)})"
-
-
-class IllegalAnswer(ValueError):
-    """An answer that is not a legal choice for the pending decision."""
 
 
 def check_answer(decision: Decision, answer: list[str]) -> list[Any]:

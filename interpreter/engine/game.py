@@ -15,8 +15,8 @@ from operator import attrgetter
 from typing import Any
 
 from interpreter.engine.context import POSITIONAL, Ctx
-from interpreter.engine.decisions import Decision, IllegalAnswer, Option, check_answer
-from interpreter.engine.errors import GameError
+from interpreter.engine.decisions import Decision, Option, check_answer
+from interpreter.engine.errors import GameError, IllegalAnswer
 from interpreter.engine.functions import Multiset
 from interpreter.engine.log import LogEntry
 from interpreter.loader.model import CardDef, Rulebook

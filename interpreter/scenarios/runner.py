@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.engine.context import GLOBAL_NAMES
-from interpreter.engine.decisions import Decision, IllegalAnswer
-from interpreter.engine.errors import GameError
+from interpreter.engine.decisions import Decision
+from interpreter.engine.errors import GameError, IllegalAnswer
 from interpreter.engine.game import Game
 from interpreter.loader.cards import load_cards
 from interpreter.loader.diagnostics import Diagnostic, LoadError
