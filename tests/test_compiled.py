@@ -100,6 +100,11 @@ def _probe(path: Path) -> str:
     return run.stdout
 
 
+def _import_package(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", "import interpreter"], cwd=path,
+                          env={**os.environ, "PYTHONPATH": str(path)}, capture_output=True, text=True)
+
+
 def test_the_compiled_engine_plays_the_same_games(copies: tuple[Path, Path]) -> None:
     compiled = _probe(copies[0]).splitlines()
     plain = _probe(copies[1]).splitlines()
@@ -117,8 +122,7 @@ def test_an_edited_source_stops_the_compiled_engine(copies: tuple[Path, Path]) -
     text = watch.read_text(encoding="utf-8")
     try:
         watch.write_text(text + "\n# edited after the build\n", encoding="utf-8")
-        run = subprocess.run([sys.executable, "-c", "import interpreter"], cwd=compiled_copy,
-                             env={**os.environ, "PYTHONPATH": str(compiled_copy)}, capture_output=True, text=True)
+        run = _import_package(compiled_copy)
     finally:
         watch.write_text(text, encoding="utf-8")
     assert run.returncode != 0
@@ -133,8 +137,7 @@ def test_a_module_no_longer_compiled_stops_the_compiled_engine(copies: tuple[Pat
     aside = built.with_name("aside")
     built.rename(aside)
     try:
-        run = subprocess.run([sys.executable, "-c", "import interpreter"], cwd=compiled_copy,
-                             env={**os.environ, "PYTHONPATH": str(compiled_copy)}, capture_output=True, text=True)
+        run = _import_package(compiled_copy)
     finally:
         aside.rename(built)
     assert run.returncode != 0
