@@ -7,20 +7,30 @@ with option ids, so they all drive the game through the same door.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from interpreter.engine.errors import IllegalAnswer
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class Option:
+    """One legal answer: a stable id, a label for people, and the engine's value behind it.
+
+    The records made at every decision write their own `__init__`: the one `dataclass` generates
+    is interpreted Python even in a compiled build."""
+
     id: str
     label: str
-    value: Any = None
+    value: Any
+
+    def __init__(self, id: str, label: str, value: Any = None) -> None:
+        self.id = id
+        self.label = label
+        self.value = value
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Decision:
     """A question for one player: pick between `min` and `max` of `options`."""
 
@@ -28,10 +38,21 @@ class Decision:
     kind: str  # select | one | yes_no | player | play
     prompt: str
     options: list[Option]
-    min: int = 1
-    max: int = 1
-    rules: tuple[str, ...] = ()
-    context: dict[str, Any] = field(default_factory=dict)
+    min: int
+    max: int
+    rules: tuple[str, ...]
+    context: dict[str, Any]
+
+    def __init__(self, player: int, kind: str, prompt: str, options: list[Option], min: int = 1, max: int = 1,
+                 rules: tuple[str, ...] = (), context: dict[str, Any] | None = None) -> None:
+        self.player = player
+        self.kind = kind
+        self.prompt = prompt
+        self.options = options
+        self.min = min
+        self.max = max
+        self.rules = rules
+        self.context = {} if context is None else context
 
     def for_agent(self) -> Decision:
         """The decision as an agent may see it: ids and labels only, no engine objects."""

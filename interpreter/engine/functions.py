@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from interpreter.expr import FuncSpec
-from interpreter.state.objects import GameObject
+from interpreter.state.objects import GameObject, GameState
 
 
 class Multiset(dict):
@@ -32,19 +32,24 @@ def _as_list(v: Any) -> list[Any]:
 
 
 def f_cards(env: Any, zone: str, player: int | None) -> list[GameObject]:
-    g = env.game
-    ids = g.state.zones.get((zone, player))
+    st: GameState = env.game.state  # typed, so that a compiled build reads the state's fields directly
+    ids = st.zones.get((zone, player))
     if ids is None:
-        g.expr_fail(f"no zone '{zone}' for player {player}")
-    return list(map(g.state.objects.__getitem__, ids))
+        return env.game.expr_fail(f"no zone '{zone}' for player {player}")
+    objs = st.objects
+    return [objs[i] for i in ids]
 
 
 def f_cards_in(env: Any, group: str, player: int | None) -> list[GameObject]:
     g = env.game
+    st: GameState = g.state
+    objs = st.objects
+    zones = st.zones
     out: list[GameObject] = []
-    get = g.state.objects.__getitem__
     for z in g.rb.groups.get(group, ()):
-        out.extend(map(get, g.state.zones.get((z, player), ())))
+        ids = zones.get((z, player))
+        if ids:
+            out.extend([objs[i] for i in ids])
     return out
 
 
@@ -59,17 +64,17 @@ def f_in_group(env: Any, zone: str | None, group: str) -> bool:
 def f_top(env: Any, zone: str, player: int | None, n: int) -> list[GameObject]:
     if n <= 0:
         return []
-    ids = env.game.state.zones.get((zone, player), [])
-    objs = env.game.state.objects
-    return [objs[i] for i in ids[:n]]
+    st: GameState = env.game.state
+    objs = st.objects
+    return [objs[i] for i in st.zones.get((zone, player), [])[:n]]
 
 
 def f_bottom(env: Any, zone: str, player: int | None, n: int) -> list[GameObject]:
     if n <= 0:
         return []
-    ids = env.game.state.zones.get((zone, player), [])
-    objs = env.game.state.objects
-    return [objs[i] for i in ids[-n:]][::-1]
+    st: GameState = env.game.state
+    objs = st.objects
+    return [objs[i] for i in st.zones.get((zone, player), [])[-n:]][::-1]
 
 
 def f_as_list(env: Any, v: Any) -> list[Any]:

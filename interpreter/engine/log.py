@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class LogEntry:
+    """One logged event (its own `__init__`: the generated one stays interpreted when compiled)."""
+
     seq: int
     turn: int
     node: str
@@ -16,9 +18,23 @@ class LogEntry:
     rules: tuple[str, ...]
     text: str
     data: dict[str, Any]
-    chance: bool = False
-    hidden_from: frozenset[int] = frozenset()  # players who may not read `text`...
-    redacted: str = ""  # ...and read this instead
+    chance: bool
+    hidden_from: frozenset[int]  # players who may not read `text`...
+    redacted: str  # ...and read this instead
+
+    def __init__(self, seq: int, turn: int, node: str, kind: str, rules: tuple[str, ...], text: str,
+                 data: dict[str, Any], chance: bool = False, hidden_from: frozenset[int] = frozenset(),
+                 redacted: str = "") -> None:
+        self.seq = seq
+        self.turn = turn
+        self.node = node
+        self.kind = kind
+        self.rules = rules
+        self.text = text
+        self.data = data
+        self.chance = chance
+        self.hidden_from = hidden_from
+        self.redacted = redacted
 
     def for_player(self, player: int | None) -> LogEntry:
         """The entry as one player may read it (None: the omniscient record)."""

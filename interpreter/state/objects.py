@@ -12,15 +12,18 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 ZoneKey = tuple[str, int | None]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class GameObject:
-    """One card as it exists in one zone (a new object per zone change)."""
+    """One card as it exists in one zone (a new object per zone change).
+
+    The records the engine makes during play write their own `__init__`: the one `dataclass`
+    generates is interpreted Python even in a compiled build, and this is the commonest of them."""
 
     oid: int
     card_id: str
@@ -31,13 +34,35 @@ class GameObject:
     states: dict[str, str]
     timestamp: int
     entered_turn: int
-    holder: int | None = None  # oid of the card this one is placed under
-    counters: dict[str, int] = field(default_factory=dict)
-    marks: dict[str, Any] = field(default_factory=dict)
-    known_to: set[int] = field(default_factory=set)
-    prev_oid: int | None = None
-    last_fields: dict[str, Any] | None = None  # field values as they were when it left play (LKI)
-    origin: int | None = None  # the first object id of this physical card (None: this one)
+    holder: int | None  # oid of the card this one is placed under
+    counters: dict[str, int]
+    marks: dict[str, Any]
+    known_to: set[int]
+    prev_oid: int | None
+    last_fields: dict[str, Any] | None  # field values as they were when it left play (LKI)
+    origin: int | None  # the first object id of this physical card (None: this one)
+
+    def __init__(self, oid: int, card_id: str, owner: int, controller: int, zone: str, zone_player: int | None,
+                 states: dict[str, str], timestamp: int, entered_turn: int, holder: int | None = None,
+                 counters: dict[str, int] | None = None, marks: dict[str, Any] | None = None,
+                 known_to: set[int] | None = None, prev_oid: int | None = None,
+                 last_fields: dict[str, Any] | None = None, origin: int | None = None) -> None:
+        self.oid = oid
+        self.card_id = card_id
+        self.owner = owner
+        self.controller = controller
+        self.zone = zone
+        self.zone_player = zone_player
+        self.states = states
+        self.timestamp = timestamp
+        self.entered_turn = entered_turn
+        self.holder = holder
+        self.counters = {} if counters is None else counters
+        self.marks = {} if marks is None else marks
+        self.known_to = set() if known_to is None else known_to
+        self.prev_oid = prev_oid
+        self.last_fields = last_fields
+        self.origin = origin
 
 
 def _copy_object(o: GameObject) -> GameObject:
@@ -59,7 +84,7 @@ def remap(value: Any, objects: dict[int, GameObject]) -> Any:
     return value
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Pending:
     """A triggered ability waiting for a check timing; one entry is one pending count."""
 
@@ -69,10 +94,20 @@ class Pending:
     ability: int  # index into the card's ability list (or -1 for a created trigger)
     master: int
     event: dict[str, Any]
-    created: dict[str, Any] | None = None  # a created (delayed) trigger's definition
+    created: dict[str, Any] | None  # a created (delayed) trigger's definition
+
+    def __init__(self, pid: int, source: int, card_id: str, ability: int, master: int, event: dict[str, Any],
+                 created: dict[str, Any] | None = None) -> None:
+        self.pid = pid
+        self.source = source
+        self.card_id = card_id
+        self.ability = ability
+        self.master = master
+        self.event = event
+        self.created = created
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Effect:
     """A continuous effect created by resolving an ability, or a replacement / delayed trigger."""
 
@@ -85,34 +120,75 @@ class Effect:
     timestamp: int
     duration: str | None
     created_turn: int
-    locked: list[int] | None = None  # objects it applies to, fixed at creation (9.9.2-like locks)
-    uses: int = 0
-    bindings: dict[str, Any] = field(default_factory=dict)
+    locked: list[int] | None  # objects it applies to, fixed at creation (9.9.2-like locks)
+    uses: int
+    bindings: dict[str, Any]
+
+    def __init__(self, eid: int, kind: str, spec: dict[str, Any], master: int, source: int, source_card: str,
+                 timestamp: int, duration: str | None, created_turn: int, locked: list[int] | None = None,
+                 uses: int = 0, bindings: dict[str, Any] | None = None) -> None:
+        self.eid = eid
+        self.kind = kind
+        self.spec = spec
+        self.master = master
+        self.source = source
+        self.source_card = source_card
+        self.timestamp = timestamp
+        self.duration = duration
+        self.created_turn = created_turn
+        self.locked = locked
+        self.uses = uses
+        self.bindings = {} if bindings is None else bindings
 
 
-@dataclass
+@dataclass(init=False)
 class GameState:
     """Everything that changes during a game, as plain data."""
 
     num_players: int
     rng: random.Random
-    objects: dict[int, GameObject] = field(default_factory=dict)
-    zones: dict[ZoneKey, list[int]] = field(default_factory=dict)
-    lki: dict[int, GameObject] = field(default_factory=dict)
-    roles: dict[str, int] = field(default_factory=dict)
-    vars: dict[str, Any] = field(default_factory=dict)
-    player_counters: list[dict[str, int]] = field(default_factory=list)
-    turn: int = 0
-    next_id: int = 1
-    clock: int = 0
-    pending: list[Pending] = field(default_factory=list)
-    effects: list[Effect] = field(default_factory=list)
-    ability_uses: dict[str, int] = field(default_factory=dict)  # "oid:index" -> uses this turn
-    triggered_this_turn: set[str] = field(default_factory=set)
-    skips: list[str] = field(default_factory=list)
-    jump: str | None = None
-    result: dict[str, Any] | None = None
-    decisions: int = 0
+    objects: dict[int, GameObject]
+    zones: dict[ZoneKey, list[int]]
+    lki: dict[int, GameObject]
+    roles: dict[str, int]
+    vars: dict[str, Any]
+    player_counters: list[dict[str, int]]
+    turn: int
+    next_id: int
+    clock: int
+    pending: list[Pending]
+    effects: list[Effect]
+    ability_uses: dict[str, int]  # "oid:index" -> uses this turn
+    triggered_this_turn: set[str]
+    skips: list[str]
+    jump: str | None
+    result: dict[str, Any] | None
+    decisions: int
+
+    def __init__(self, num_players: int, rng: random.Random, objects: dict[int, GameObject] | None = None,
+                 zones: dict[ZoneKey, list[int]] | None = None, lki: dict[int, GameObject] | None = None,
+                 roles: dict[str, int] | None = None, vars: dict[str, Any] | None = None,
+                 player_counters: list[dict[str, int]] | None = None, turn: int = 0, next_id: int = 1,
+                 clock: int = 0) -> None:
+        self.num_players = num_players
+        self.rng = rng
+        self.objects = {} if objects is None else objects
+        self.zones = {} if zones is None else zones
+        self.lki = {} if lki is None else lki
+        self.roles = {} if roles is None else roles
+        self.vars = {} if vars is None else vars
+        self.player_counters = [] if player_counters is None else player_counters
+        self.turn = turn
+        self.next_id = next_id
+        self.clock = clock
+        self.pending = []
+        self.effects = []
+        self.ability_uses = {}
+        self.triggered_this_turn = set()
+        self.skips = []
+        self.jump = None
+        self.result = None
+        self.decisions = 0
 
     def over(self) -> bool:
         """The game has a result. Procedures test this rather than `result` itself: a type checker
