@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
@@ -22,6 +22,9 @@ from interpreter.graph.build import TurnGraph, build_graph, check_reachable, jum
 from interpreter.loader.compile import Compiler, Known, Loc, const
 from interpreter.loader.diagnostics import Diagnostics
 from interpreter.loader.model import Action, DeckRule, RuleProcess, Template, ZoneDef
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
 
 Raw = dict[str, tuple[dict[str, Any], Loc]]
 """A list section indexed by id: each element with where it was written."""
@@ -120,69 +123,102 @@ def index_ids(m: Merged, diags: Diagnostics) -> Ids:
 _SCALARS = frozenset({int, str, bool, type(None)})
 
 
-def declare_functions(fn_raw: Raw, diags: Diagnostics) -> tuple[dict[str, FuncSpec], dict[str, dict[str, Any]]]:
+def declare_functions(fn_raw: Raw, diags: Diagnostics) -> tuple[dict[str, FuncSpec], dict[str, RulebookFunction]]:
     """Every function an expression may call. The rulebook's own get their bodies later
     (`compile_functions`), since a body may call any function, its own included."""
     functions: dict[str, FuncSpec] = dict(GENERIC_FUNCTIONS)
-    bodies: dict[str, dict[str, Any]] = {}
+    bodies: dict[str, RulebookFunction] = {}
     for fid, (f, loc) in fn_raw.items():
         if fid in GENERIC_FUNCTIONS:
             line, col = loc.at("id").pos()
             diags.add(loc.file, line, col, f"function '{fid}' is built in; choose another name")
             continue
-        params = list(f.get("params", []) or [])
-        holder: dict[str, Any] = {}
-        bodies[fid] = holder
-        functions[fid] = FuncSpec(fid, _rulebook_function(fid, params, holder), len(params), len(params),
-                                  pass_env=True)
+        rf = bodies[fid] = RulebookFunction(fid, [str(p) for p in f.get("params", []) or []])
+        functions[fid] = FuncSpec(fid, rf.entry(), len(rf.params), len(rf.params), pass_env=True)
     return functions, bodies
 
 
-def _rulebook_function(fid: str, params: list[str], holder: dict[str, Any]) -> Callable[..., Any]:
-    def fn(env: Any, *args: Any) -> Any:
-        if holder.get("pure"):
-            # A function of its arguments and the game state only: memoise it until the
-            # state changes (play legality asks the same question for every card in hand).
-            game = env.game
-            memo = game.cache.get("functions")
-            if memo is None or memo[0] != game.version:
-                memo = (game.version, {})
-                game.cache["functions"] = memo
-            if len(args) == 1 and args[0].__class__ in _SCALARS:
-                key: Any = (fid, args[0])  # the usual call: a player
-            else:
-                key = (fid, *(("#", a.oid) if hasattr(a, "oid") else a for a in args))
+class RulebookFunction:
+    """A function the rulebook defines as an expression over its parameters.
+
+    A pure one (it reads nothing but its parameters, the roles and the turn) is memoised until the
+    game state changes: play legality asks the same question for every card in hand."""
+
+    __slots__ = ("fid", "params", "body", "pure")
+
+    def __init__(self, fid: str, params: list[str]) -> None:
+        self.fid = fid
+        self.params = params
+        self.body: Any = None  # compiled once every function is declared
+        self.pure = False
+
+    def entry(self) -> Callable[..., Any]:
+        """What expressions call: `(env, *args)`, with the usual one-argument call kept apart
+        (a compiled build parses a star-argument call slowly)."""
+        if len(self.params) == 1:
+            def one(env: Any, a: Any) -> Any:
+                return self.call1(env, a)
+            return one
+
+        def fn(env: Any, *args: Any) -> Any:
+            return self.call(env, args)
+        return fn
+
+    def call1(self, env: Any, a: Any) -> Any:
+        if self.pure and a.__class__ in _SCALARS:  # the usual call: a player
+            memo = _memo(env.game, self.fid)
             try:
-                return memo[1][key]
+                return memo[a]
             except KeyError:
-                pass
-            except TypeError:  # an unhashable argument (a list): just compute
-                return holder["body"](env.child(vars=dict(zip(params, args, strict=False))))
-            value = memo[1][key] = holder["body"](env.child(vars=dict(zip(params, args, strict=False))))
-            return value
-        return holder["body"](env.child(vars=dict(zip(params, args, strict=False))))
-    return fn
+                value = memo[a] = self.body(env.child(vars={self.params[0]: a}))
+                return value
+        return self.call(env, (a,))
+
+    def call(self, env: Any, args: tuple[Any, ...]) -> Any:
+        if not self.pure:
+            return self.body(env.child(vars=dict(zip(self.params, args, strict=False))))
+        memo = _memo(env.game, self.fid)
+        key = tuple(("#", a.oid) if hasattr(a, "oid") else a for a in args)
+        try:
+            return memo[key]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable argument (a list): just compute
+            return self.body(env.child(vars=dict(zip(self.params, args, strict=False))))
+        value = memo[key] = self.body(env.child(vars=dict(zip(self.params, args, strict=False))))
+        return value
 
 
-def compile_functions(fn_raw: Raw, bodies: dict[str, dict[str, Any]], comp: Compiler, roles: set[str]) -> None:
+def _memo(game: Game, fid: str) -> dict[Any, Any]:
+    """The values one rulebook function has given since the game state last changed."""
+    memo: tuple[int, dict[str, dict[Any, Any]]] | None = game.cache.get("functions")
+    if memo is None or memo[0] != game.version:
+        memo = game.cache["functions"] = (game.version, {})
+    table = memo[1].get(fid)
+    if table is None:
+        table = memo[1][fid] = {}
+    return table
+
+
+def compile_functions(fn_raw: Raw, bodies: dict[str, RulebookFunction], comp: Compiler, roles: set[str]) -> None:
     """Each function's body; a function is pure (memoised) when it reads nothing but its
     parameters, the roles and the turn, and calls only pure functions."""
     fn_calls: dict[str, set[str]] = {}
     for fid, (f, loc) in fn_raw.items():
         if fid in bodies:
             c = comp.compile_str(str(f.get("expr", "")), loc.at("expr"))
-            bodies[fid]["body"] = c if c is not None else const(None)
+            bodies[fid].body = c if c is not None else const(None)
             if c is not None:
                 fn_calls[fid] = set(c.calls_used) & set(bodies)
                 free = set(c.names_used) - set(f.get("params", []) or []) - {"it"}
-                bodies[fid]["pure"] = free <= (roles | {"turn"})
+                bodies[fid].pure = free <= (roles | {"turn"})
     report_cycles(fn_calls, "function", lambda f: fn_raw[f][1], comp, list(fn_raw))
     changed = True
     while changed:  # a function calling an impure function is impure too
         changed = False
         for fid, callees in fn_calls.items():
-            if bodies[fid].get("pure") and not all(bodies[c].get("pure") for c in callees):
-                bodies[fid]["pure"] = False
+            if bodies[fid].pure and not all(bodies[c].pure for c in callees):
+                bodies[fid].pure = False
                 changed = True
 
 
@@ -287,7 +323,7 @@ def compile_actions(act_raw: Raw, comp: Compiler) -> dict[str, Action]:
 
 
 # -- rule processing --------------------------------------------------------------------------------
-def compile_rule_processing(m: Merged, ids: Ids, bodies: dict[str, dict[str, Any]],
+def compile_rule_processing(m: Merged, ids: Ids, bodies: dict[str, RulebookFunction],
                             comp: Compiler) -> tuple[list[RuleProcess], dict[str, Any] | None]:
     """The processes, with what each reads (so unchanged ones are not checked again), and the
     redirect of cards a rule process moves."""
@@ -308,7 +344,7 @@ def compile_rule_processing(m: Merged, ids: Ids, bodies: dict[str, dict[str, Any
             comp.expr(p["for_each_player"], loc.at("for_each_player")) if "for_each_player" in p else None,
             comp.expr(p["for_each_zone"], loc.at("for_each_zone")) if "for_each_zone" in p else None,
             comp.expr(p.get("if", True), loc.at("if")), comp.steps(p.get("do", []), loc.at("do"))))
-    _set_watches(processes, ids.groups, {f: h["body"].ast for f, h in bodies.items() if hasattr(h.get("body"), "ast")},
+    _set_watches(processes, ids.groups, {f: rf.body.ast for f, rf in bodies.items() if hasattr(rf.body, "ast")},
                  ids.known.roles)
     redirect = None
     if "redirect" in rp:
