@@ -362,7 +362,7 @@ def test_a_zone_process_found_idle_fires_once_cards_arrive(toy, monkeypatch):
     g = game(toy, {"P1": {"field": ["W-DUMP"], "hand": ["U-PLAIN", "U-PLAIN"]}})
     crowd = count_process(monkeypatch, g, "crowd")
     d = g.advance()                                               # play timing: check timing found nothing
-    assert {("crowd", 0, None), ("crowd", 1, None)} <= g.idle.idle
+    assert {("crowd", 0, None), ("crowd", 1, None)} <= g.idle.idle_keys()
     assert sorted(crowd.calls) == [(0, None), (1, None)]
     d = use(g, d, "Dump")                                         # two cards into P1's discard
     assert g.state.vars.get("crowd_hits") == 1
@@ -387,7 +387,7 @@ def test_a_variable_process_found_idle_fires_after_the_variable_changes(toy):
     g = game(toy, {"P1": {"field": ["W-RING"]}}, vars={"alarm": -1})
     d = g.advance()
     # a condition reading a game variable is never kept idle: variables change without notice
-    assert not {("alarm", 0, None), ("alarm", 1, None)} & g.idle.idle
+    assert not {("alarm", 0, None), ("alarm", 1, None)} & g.idle.idle_keys()
     d = use(g, d, "Ring")
     assert g.state.vars["alarm_hits"] == 1
     use(g, d, "Ring")                                             # again: the idle binding wakes again
@@ -398,7 +398,7 @@ def test_a_process_bound_to_zones_wakes_for_its_own_zone(toy, monkeypatch):
     g = game(toy, {"P1": {"field": ["W-SPREAD"], "hand": ["U-PLAIN", "U-PLAIN"]}})
     stack = count_process(monkeypatch, g, "stack")
     d = g.advance()
-    assert {("stack", p, z) for p in (0, 1) for z in ("pile", "field")} <= g.idle.idle
+    assert {("stack", p, z) for p in (0, 1) for z in ("pile", "field")} <= g.idle.idle_keys()
     n = len(stack.calls)
     use(g, d, "Spread")                                           # both Plains onto P1's field
     assert g.state.vars.get("stack_hits") == 1
@@ -420,7 +420,7 @@ def test_binding_lists_follow_the_roles(toy, monkeypatch):
 def test_a_continuous_effect_wakes_a_process_reading_the_field_it_changes(toy):
     g = game(toy, {"P1": {"field": ["U-BOOST", "U-PLAIN"]}})
     d = g.advance()
-    assert ("strong", 0, None) in g.idle.idle
+    assert ("strong", 0, None) in g.idle.idle_keys()
     use(g, d, "Boost")                                            # +3 power, no card moves
     assert g.state.vars.get("strong_hits") == 1
     assert names_in(g, "hand") == ["Boost", "Plain"]

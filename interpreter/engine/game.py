@@ -398,7 +398,7 @@ class Game:
         "counters": "counters", "entered_turn": "entered_turn"}.items()}
 
     def attr(self, obj: Any, name: str) -> Any:
-        if obj.__class__ is GameObject:
+        if type(obj) is GameObject:
             # One reader per attribute name, decided on first use: expressions ask the same few
             # names millions of times.
             reader = self._readers.get(name)

@@ -670,6 +670,9 @@ class _Compiler:
         left, right = self.item(node.left), self.compile(node.right)
         if right in self.consts:
             value = self.consts[right]
+            lhs = node.left
+            if isinstance(lhs, Attr) and isinstance(lhs.obj, Name) and lhs.obj.name == IT:
+                return self.item_attr_equal(lhs, node.op == "==", value)
             if node.op == "==":
                 return lambda env, it: left(env, it) == value
             return lambda env, it: left(env, it) != value
@@ -677,6 +680,29 @@ class _Compiler:
         if node.op == "==":
             return lambda env, it: left(env, it) == r(env, it)
         return lambda env, it: left(env, it) != r(env, it)
+
+    def item_attr_equal(self, node: Attr, equal: bool, value: Any) -> ItemEvaluator:
+        """`it.x == constant` (or `!=`), the commonest filter, as one closure."""
+        name, offset = node.name, node.offset
+        if equal:
+
+            def eq(env: Env, it: Any) -> Any:
+                try:
+                    return env.attr(it, name) == value
+                except ExprRuntimeError as err:
+                    _locate(err, offset)
+                    raise
+
+            return eq
+
+        def ne(env: Env, it: Any) -> Any:
+            try:
+                return env.attr(it, name) != value
+            except ExprRuntimeError as err:
+                _locate(err, offset)
+                raise
+
+        return ne
 
     def cond(self, node: Cond) -> Evaluator:
         test, then, orelse = self.compile(node.test), self.compile(node.then), self.compile(node.orelse)

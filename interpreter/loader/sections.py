@@ -121,6 +121,7 @@ def index_ids(m: Merged, diags: Diagnostics) -> Ids:
 
 # -- functions: generic ones plus the rulebook's own, defined as expressions ------------------------
 _SCALARS = frozenset({int, str, bool, type(None)})
+_MISSING = object()
 
 
 def declare_functions(fn_raw: Raw, diags: Diagnostics) -> tuple[dict[str, FuncSpec], dict[str, RulebookFunction]]:
@@ -165,13 +166,12 @@ class RulebookFunction:
         return fn
 
     def call1(self, env: Any, a: Any) -> Any:
-        if self.pure and a.__class__ in _SCALARS:  # the usual call: a player
+        if self.pure and type(a) in _SCALARS:  # the usual call: a player
             memo = _memo(env.game, self.fid)
-            try:
-                return memo[a]
-            except KeyError:
+            value = memo.get(a, _MISSING)  # no try/except: a compiled build pays dearly for raising
+            if value is _MISSING:
                 value = memo[a] = self.body(env.child(vars={self.params[0]: a}))
-                return value
+            return value
         return self.call(env, (a,))
 
     def call(self, env: Any, args: tuple[Any, ...]) -> Any:
@@ -180,12 +180,11 @@ class RulebookFunction:
         memo = _memo(env.game, self.fid)
         key = tuple(("#", a.oid) if hasattr(a, "oid") else a for a in args)
         try:
-            return memo[key]
-        except KeyError:
-            pass
+            value = memo.get(key, _MISSING)
         except TypeError:  # an unhashable argument (a list): just compute
             return self.body(env.child(vars=dict(zip(self.params, args, strict=False))))
-        value = memo[key] = self.body(env.child(vars=dict(zip(self.params, args, strict=False))))
+        if value is _MISSING:
+            value = memo[key] = self.body(env.child(vars=dict(zip(self.params, args, strict=False))))
         return value
 
 

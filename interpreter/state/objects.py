@@ -73,7 +73,7 @@ def _copy_object(o: GameObject) -> GameObject:
 
 def remap(value: Any, objects: dict[int, GameObject]) -> Any:
     """The same data with every card in a zone replaced by its copy (containers are new)."""
-    if value.__class__ is GameObject:
+    if type(value) is GameObject:
         return objects.get(value.oid, value)
     if isinstance(value, dict):
         return {k: remap(v, objects) for k, v in value.items()}

@@ -22,15 +22,30 @@ class IdleBindings:
     (`RuleProcess.zone_only`): the game reports every change to a place (`changed`), and a change
     to what continuous effects make of cards clears everything (`changed_all`). A condition that
     reads a variable, a status, a pending ability, the turn or a positional name such as `you` or
-    `node` is evaluated every time, since those change in many places that report nothing."""
+    `node` is evaluated every time, since those change in many places that report nothing.
 
-    __slots__ = ("idle", "readers", "effects", "places")
+    A binding is known by a number (`number`), not by its (process, player, zone) key: the sets
+    here are consulted for every binding at every check."""
+
+    __slots__ = ("idle", "readers", "effects", "places", "numbers")
 
     def __init__(self) -> None:
-        self.idle: set[tuple[Any, ...]] = set()
-        self.readers: dict[tuple[str, int | None], set[tuple[Any, ...]]] = {}
+        self.idle: set[int] = set()
+        self.readers: dict[tuple[str, int | None], set[int]] = {}
         self.effects: Any = None
-        self.places: dict[tuple[Any, ...], list[tuple[str, int | None]] | None] = {}  # binding -> `_places`
+        self.places: dict[int, list[tuple[str, int | None]] | None] = {}  # binding -> `_places`
+        self.numbers: dict[tuple[Any, ...], int] = {}  # (process id, player, zone) -> binding
+
+    def number(self, key: tuple[Any, ...]) -> int:
+        n = self.numbers.get(key)
+        if n is None:
+            n = self.numbers[key] = len(self.numbers)
+        return n
+
+    def idle_keys(self) -> set[tuple[Any, ...]]:
+        """The (process id, player, zone) keys of the idle bindings, for tests and debugging."""
+        keys = {n: k for k, n in self.numbers.items()}
+        return {keys[n] for n in self.idle}
 
     def changed(self, key: tuple[str, int | None]) -> None:
         gone = self.readers.pop(key, None)
@@ -41,7 +56,7 @@ class IdleBindings:
         self.idle.clear()
         self.readers.clear()
 
-    def mark(self, binding: tuple[Any, ...], keys: list[tuple[str, int | None]]) -> None:
+    def mark(self, binding: int, keys: list[tuple[str, int | None]]) -> None:
         self.idle.add(binding)
         for k in keys:
             self.readers.setdefault(k, set()).add(binding)
@@ -109,7 +124,7 @@ def _bindings(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Any,
     for proc in procs:
         for p in _binding_list(proc, proc.players, ctx, lists):
             for z in _binding_list(proc, proc.zones, ctx, lists):
-                out.append((proc, p, z, (proc.id, p, z)))
+                out.append((proc, p, z, game.idle.number((proc.id, p, z))))
     if static:
         cache[key] = (game.global_version, out)
     return out

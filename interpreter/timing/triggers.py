@@ -88,7 +88,7 @@ class Triggers:
                 if subject is not None:
                     # `event.<subject> == this` is one of its conjuncts: another card's event cannot match.
                     who = event.get(subject)
-                    if who.__class__ is not GameObject or who.oid != obj.oid:
+                    if type(who) is not GameObject or who.oid != obj.oid:
                         continue
                 ctx = Ctx(game, None, you=obj.controller, this=obj, event=event, rules=ab.rules)
                 if not cond(ctx):
