@@ -570,9 +570,12 @@ class _Compiler:
         self.it_depth += 1
         try:
             body = self.item(node.cond if isinstance(node, Where) else node.expr)
+            tests = self.attr_tests(node.cond) if isinstance(node, Where) else None
         finally:
             self.it_depth -= 1
         f: Evaluator
+        if tests is not None:
+            return _where_attrs(items, tests, offset)
         if isinstance(node, Where):
 
             def f(env: Env) -> Any:
@@ -590,6 +593,21 @@ class _Compiler:
                 return [body(env, x) for x in xs]
 
         return f
+
+    def attr_tests(self, cond: Node) -> list[tuple[str, Any, bool, int]] | None:
+        """A `where` condition made of one or two `it.x == constant` (or `!=`) tests joined by
+        `and`, the commonest filters, as (name, constant, equal, offset); None for any other shape."""
+        parts = [cond.left, cond.right] if isinstance(cond, Binary) and cond.op == "and" else [cond]
+        tests = []
+        for part in parts:
+            if not (isinstance(part, Compare) and part.op in ("==", "!=") and isinstance(part.left, Attr)
+                    and isinstance(part.left.obj, Name) and part.left.obj.name == IT):
+                return None
+            right = self.compile(part.right)
+            if right not in self.consts:
+                return None
+            tests.append((part.left.name, self.consts[right], part.op == "==", part.left.offset))
+        return tests
 
     # -- where/select bodies ---------------------------------------------------------------------
 
@@ -713,6 +731,52 @@ class _Compiler:
             return then(env) if test(env) else orelse(env)
 
         return f
+
+
+def _where_attrs(items: Evaluator, tests: list[tuple[str, Any, bool, int]], offset: int) -> Evaluator:
+    """`xs where it.a == x [and it.b != y]` in one loop: the environment's attribute hook is looked
+    up once per list, not once per item, and no body closure is called per item. Same values and
+    errors as the general path: the second test is read only when the first holds."""
+    f: Evaluator
+    if len(tests) == 1:
+        ((name, value, equal, at),) = tests
+
+        def f(env: Env) -> Any:
+            xs = items(env)
+            if type(xs) is not list:
+                xs = _as_items(xs, "where", offset)
+            attr = env.attr
+            try:
+                return [x for x in xs if (attr(x, name) == value) == equal]
+            except ExprRuntimeError as err:
+                _locate(err, at)
+                raise
+
+    else:
+        (name, value, equal, at), (name2, value2, equal2, at2) = tests
+
+        def f(env: Env) -> Any:
+            xs = items(env)
+            if type(xs) is not list:
+                xs = _as_items(xs, "where", offset)
+            attr = env.attr
+            out = []
+            for x in xs:
+                try:
+                    if (attr(x, name) == value) != equal:
+                        continue
+                except ExprRuntimeError as err:
+                    _locate(err, at)
+                    raise
+                try:
+                    if (attr(x, name2) == value2) == equal2:
+                        out.append(x)
+                except ExprRuntimeError as err:
+                    _locate(err, at2)
+                    raise
+            return out
+
+    return f
 
 
 def _ordering(op: str, left: Evaluator, right: Evaluator, offset: int) -> Evaluator:
