@@ -9,19 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
-_MISSING = object()
+_MISSING: Final = object()
 
 def _node(ctx: Any) -> Any:
     node = ctx.game.cur_node
     return node.base if node is not None else None
 
 
-POSITIONAL: dict[str, Callable[[Any], Any]] = {
+POSITIONAL: Final[dict[str, Callable[[Any], Any]]] = {
     "you": attrgetter("you"),
     "master": attrgetter("you"),
     "opponent": lambda ctx: ctx.game._other(ctx.you),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Generator
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from interpreter.engine.context import POSITIONAL, Ctx
 from interpreter.engine.decisions import Decision, Option, check_answer
@@ -53,6 +53,17 @@ def _empty_state(rb: Rulebook, players: int, seed: int) -> GameState:
             st.zones[(zid, p)] = []
     return st
 
+
+# What an expression's `card.name` reads: an object's own slot, its card's type, a placement
+# state, or a field (through continuous effects).
+_SLOT: Final = 0
+_TYPE: Final = 1
+_STATE: Final = 2
+_FIELD: Final = 3
+_OBJ_ATTRS: Final = {name: attrgetter(slot) for name, slot in {
+    "oid": "oid", "id": "card_id", "owner": "owner", "controller": "controller", "zone": "zone",
+    "zone_player": "zone_player", "holder": "holder", "timestamp": "timestamp", "marks": "marks",
+    "counters": "counters", "entered_turn": "entered_turn"}.items()}
 
 _CARRIED = ("cur_node", "cur_tp", "cur_ap", "max_decisions", "max_auto_steps", "start_node", "stop_at",
             "auto_steps", "_to_owner", "_keeps", "_zone_defaults")
@@ -120,7 +131,7 @@ class Game:
         self.frames: list[list[Any]] = []  # effect-step lists being run, outermost first (see run)
         self.resume_at: list[tuple[Any, ...]] | None = None  # the pending decision restarts from here (fork)
         self.cache: dict[str, Any] = {}  # worked-out values, each kept under its own key (a version, the roles...)
-        self._readers: dict[str, Any] = {}  # attribute name -> how to read it from a game object
+        self._attr_kinds: dict[str, int] = {}  # attribute name -> how to read it from a game object
         self.attr_hook = self.attr  # bound once; every context hands it to expressions
         self.triggers = Triggers(self)
         self.continuous = cont.Continuous(self)
@@ -392,35 +403,34 @@ class Game:
     def _other(self, p: int | None) -> int | None:
         return None if p is None else (p + 1) % self.state.num_players
 
-    _OBJ_ATTRS = {name: attrgetter(slot) for name, slot in {
-        "oid": "oid", "id": "card_id", "owner": "owner", "controller": "controller", "zone": "zone",
-        "zone_player": "zone_player", "holder": "holder", "timestamp": "timestamp", "marks": "marks",
-        "counters": "counters", "entered_turn": "entered_turn"}.items()}
-
     def attr(self, obj: Any, name: str) -> Any:
         if type(obj) is GameObject:
-            # One reader per attribute name, decided on first use: expressions ask the same few
-            # names millions of times.
-            reader = self._readers.get(name)
-            if reader is None:
-                reader = self._readers[name] = self._reader(name)
-            return reader(obj)
+            # How to read a name is decided on its first use (expressions ask the same few names
+            # millions of times), and read here without calling a reader per name.
+            kind = self._attr_kinds.get(name)
+            if kind is None:
+                kind = self._attr_kinds[name] = self._attr_kind(name)
+            if kind == _SLOT:
+                return _OBJ_ATTRS[name](obj)
+            if kind == _STATE:
+                return obj.states.get(name)
+            if kind == _TYPE:
+                return self.cards[obj.card_id].type
+            return self.field(obj, name)
         if isinstance(obj, Multiset):
             return obj.get(name, 0)
         if isinstance(obj, dict):
             return obj.get(name)
         return None
 
-    def _reader(self, name: str) -> Any:
-        builtin = self._OBJ_ATTRS.get(name)
-        if builtin is not None:
-            return builtin
+    def _attr_kind(self, name: str) -> int:
+        if name in _OBJ_ATTRS:
+            return _SLOT
         if name == "type":
-            cards = self.cards
-            return lambda o: cards[o.card_id].type
+            return _TYPE
         if name in self.rb.states:
-            return lambda o: o.states.get(name)
-        return lambda o: self.field(o, name)
+            return _STATE
+        return _FIELD
 
     def field(self, obj: GameObject, name: str) -> Any:
         if obj.last_fields is not None and obj.oid not in self.state.objects:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import networkx as nx
 
@@ -120,8 +120,8 @@ def index_ids(m: Merged, diags: Diagnostics) -> Ids:
 
 
 # -- functions: generic ones plus the rulebook's own, defined as expressions ------------------------
-_SCALARS = frozenset({int, str, bool, type(None)})
-_MISSING = object()
+_SCALARS: Final = frozenset({int, str, bool, type(None)})
+_MISSING: Final = object()
 
 
 def declare_functions(fn_raw: Raw, diags: Diagnostics) -> tuple[dict[str, FuncSpec], dict[str, RulebookFunction]]:

@@ -6,7 +6,7 @@ abilities work still sees the event that moved it, through its last known inform
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.engine.context import Ctx
 from interpreter.state.objects import GameObject, Pending
@@ -16,7 +16,7 @@ from interpreter.timing.watch import event_subject
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
-STATE = " state"  # index key of state triggers (no event is named with a space)
+STATE: Final = " state"  # index key of state triggers (no event is named with a space)
 
 
 class Triggers:
