@@ -123,8 +123,8 @@ class ItCtx:
     def child(self, **kw: Any) -> Ctx:
         return Ctx(self.game, self.base, **kw)
 
-    # The outer context's fields that positional names read (`you` inside a where clause, ...):
-    # found directly, not through the failed lookup that ends in __getattr__.
+    # Everything else is the outer context's, each named here: a fallback `__getattr__` would
+    # slow down every attribute read of this class in a compiled build.
     @property
     def you(self) -> int | None:
         return self.base.you
@@ -141,5 +141,21 @@ class ItCtx:
     def node(self) -> Any:
         return self.base.node
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.base, name)
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return self.base.rules
+
+    @property
+    def ability(self) -> Any:
+        return self.base.ability
+
+    @property
+    def vars(self) -> dict[str, Any]:
+        return self.base.vars
+
+    @property
+    def parent(self) -> Ctx | None:
+        return self.base.parent
+
+    def set(self, name: str, value: Any) -> None:
+        self.base.set(name, value)
