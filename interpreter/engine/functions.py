@@ -8,10 +8,13 @@ Each function receives the evaluation context first so it can reach the game sta
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.expr import FuncSpec
-from interpreter.state.objects import GameObject, GameState
+from interpreter.state.objects import GameObject
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
 
 
 class Multiset(dict):
@@ -32,17 +35,18 @@ def _as_list(v: Any) -> list[Any]:
 
 
 def f_cards(env: Any, zone: str, player: int | None) -> list[GameObject]:
-    st: GameState = env.game.state  # typed, so that a compiled build reads the state's fields directly
+    game: Game = env.game  # typed, so that a compiled build reads the game's fields directly
+    st = game.state
     ids = st.zones.get((zone, player))
     if ids is None:
-        return env.game.expr_fail(f"no zone '{zone}' for player {player}")
+        return game.expr_fail(f"no zone '{zone}' for player {player}")
     objs = st.objects
     return [objs[i] for i in ids]
 
 
 def f_cards_in(env: Any, group: str, player: int | None) -> list[GameObject]:
-    g = env.game
-    st: GameState = g.state
+    g: Game = env.game
+    st = g.state
     objs = st.objects
     zones = st.zones
     out: list[GameObject] = []
@@ -64,7 +68,8 @@ def f_in_group(env: Any, zone: str | None, group: str) -> bool:
 def f_top(env: Any, zone: str, player: int | None, n: int) -> list[GameObject]:
     if n <= 0:
         return []
-    st: GameState = env.game.state
+    game: Game = env.game
+    st = game.state
     objs = st.objects
     return [objs[i] for i in st.zones.get((zone, player), [])[:n]]
 
@@ -72,7 +77,8 @@ def f_top(env: Any, zone: str, player: int | None, n: int) -> list[GameObject]:
 def f_bottom(env: Any, zone: str, player: int | None, n: int) -> list[GameObject]:
     if n <= 0:
         return []
-    st: GameState = env.game.state
+    game: Game = env.game
+    st = game.state
     objs = st.objects
     return [objs[i] for i in st.zones.get((zone, player), [])[-n:]][::-1]
 
