@@ -110,3 +110,38 @@ def test_last_known_information_is_kept_only_while_something_may_ask_for_it():
     assert set(g.state.lki) == {dash.oid}  # the pending ability's source stays
     now = next(o for o in g.state.objects.values() if o.card_id == "U-PLAIN")
     assert now.oid != plain.oid and ev(g, "origin(c)", c=now) == first
+
+
+def test_count_of_a_zone_is_counted_without_listing_it():
+    """`count(cards(zone, player))` is compiled to the zone's size (no list is built): same values
+    as counting the list, the same error for an unknown zone, and the same calls recorded."""
+    from interpreter.engine import functions
+    from interpreter.expr import ExprRuntimeError, compile_expr
+
+    g = toy_game({"P1": {"field": ["U-AURA", "U-DASH", "U-PLAIN"], "hand": ["U-PLAIN"]}}, stop="one")
+    play(g, [])
+    listed = []
+    real = functions.f_cards
+
+    def spy(env, zone, player):
+        listed.append(zone)
+        return real(env, zone, player)
+
+    specs = dict(g.rb.functions)
+    specs["cards"] = functions.FuncSpec("cards", spy, 2, 2, pass_env=True, sized=functions.f_count_cards)
+    ctx = Ctx(g, None, you=0)
+    for zone in ("field", "hand"):
+        fast = compile_expr(f"count(cards('{zone}', you))", names=set(g.rb.names), functions=specs)
+        assert fast(ctx) == len(real(ctx, zone, 0)) > 0
+        assert "cards" in fast.calls_used and "count" in fast.calls_used
+    assert listed == []  # neither count listed the zone
+    slow = compile_expr("count(cards('field', you) where it.id != 'none')", names=set(g.rb.names), functions=specs)
+    assert slow(ctx) == 3 and listed == ["field"]
+    bad = compile_expr("count(cards('nowhere', you))", names=set(g.rb.names), functions=specs)
+    with pytest.raises(Exception) as caught:
+        bad(ctx)
+    listed_bad = compile_expr("len(cards('nowhere', you))", names=set(g.rb.names), functions=specs)
+    with pytest.raises(type(caught.value)) as caught_listed:
+        listed_bad(ctx)
+    assert str(caught.value) == str(caught_listed.value)
+    assert not isinstance(caught.value, ExprRuntimeError) or caught.value.offset is not None

@@ -44,6 +44,15 @@ def f_cards(env: Any, zone: str, player: int | None) -> list[GameObject]:
     return [objs[i] for i in ids]
 
 
+def f_count_cards(env: Any, zone: str, player: int | None) -> int:
+    """`count(cards(zone, player))` without the list."""
+    game: Game = env.game
+    ids = game.state.zones.get((zone, player))
+    if ids is None:
+        return game.expr_fail(f"no zone '{zone}' for player {player}")
+    return len(ids)
+
+
 def f_cards_in(env: Any, group: str, player: int | None) -> list[GameObject]:
     g: Game = env.game
     st = g.state
@@ -236,14 +245,14 @@ def f_origin(env: Any, obj: GameObject) -> int | None:
 
 GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
     f.name: f for f in [
-        FuncSpec("cards", f_cards, 2, 2, pass_env=True),
+        FuncSpec("cards", f_cards, 2, 2, pass_env=True, sized=f_count_cards),
         FuncSpec("cards_in", f_cards_in, 2, 2, pass_env=True),
         FuncSpec("zones_in", f_zones_in, 1, 1, pass_env=True),
         FuncSpec("in_group", f_in_group, 2, 2, pass_env=True),
         FuncSpec("top", f_top, 3, 3, pass_env=True),
         FuncSpec("bottom", f_bottom, 3, 3, pass_env=True),
         FuncSpec("as_list", f_as_list, 1, 1, pass_env=True),
-        FuncSpec("count", f_count, 1, 1, pass_env=True),
+        FuncSpec("count", f_count, 1, 1, pass_env=True, counts=True),
         FuncSpec("len", f_len, 1, 1, pass_env=True),
         FuncSpec("sum", f_sum, 1, 1, pass_env=True),
         FuncSpec("max", f_max, 1, None, pass_env=True),

@@ -56,6 +56,8 @@ class FuncSpec:
     max_args: int | None
     check: Callable[[list[Node]], str | None] | None = None
     pass_env: bool = False
+    counts: bool = False  # returns how many items its one argument has
+    sized: Callable[..., int] | None = None  # how many items `fn` would return, found without building them
 
     def __post_init__(self) -> None:
         if self.min_args < 0 or (self.max_args is not None and self.max_args < self.min_args):
@@ -394,6 +396,14 @@ class _Compiler:
         if problem is not None:
             raise ExprError(problem, offset)
         self.calls_used.add(name)
+        inner = node.args[0] if spec.counts and len(node.args) == 1 else None
+        if isinstance(inner, Call):
+            inner_spec = self.functions.get(inner.name)
+            if inner_spec is not None and inner_spec.sized is not None:
+                # `count(cards(...))`: the inner function's count, with no list built to be counted.
+                self.call(inner)  # every check of the inner call, as written
+                sized = [self.compile(arg) for arg in inner.args]
+                return _make_call(inner_spec.sized, sized, inner_spec.pass_env, inner.offset)
         args = [self.compile(arg) for arg in node.args]
         return _make_call(spec.fn, args, spec.pass_env, offset)
 
