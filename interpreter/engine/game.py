@@ -568,7 +568,7 @@ class Game:
             hidden = frozenset(p for p in range(st.num_players) if p not in seers and not self.can_see(new, p))
             self.log("move", f"{self.describe(new)} moves from {old_zone} to {where}", ctx.rules,
                      hidden_from=hidden, redacted=f"a card #{new.oid} moves from {old_zone} to {where}")
-        if self.rb.zones[zone].raw.get("cancels_pending") and not self.keeps_identity(old_zone, zone):
+        if not keep and self.rb.zones[zone].raw.get("cancels_pending"):
             # The card's abilities that were pending vanish as it enters this zone (those the move
             # itself triggers are collected below and may still resolve).
             self.drop_pending([x for x in st.pending if x.source == obj.oid and x.created is None], ctx,
