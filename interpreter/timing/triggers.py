@@ -25,6 +25,10 @@ class Triggers:
         self._index: dict[str, dict[str, list[tuple[Any, dict[str, Any]]]]] = {}
         self._watch_cache: dict[str, Any] = {}
         self._subject: dict[int, str | None] = {}  # id(trigger) -> event key that must be its own card
+        # The events some card of the game waits for: most events (a state change, a phase
+        # beginning) concern no card at all, and are then matched against delayed triggers only.
+        self.listened = frozenset(trig["event"] for card in game.cards.values() for ab in card.abilities
+                                  if ab.kind == "auto" for trig in ab.triggers if "event" in trig)
 
     def _by_event(self, card_id: str) -> dict[str, list[tuple[Any, dict[str, Any]]]]:
         """A card's auto abilities indexed by the event they wait for (built once per card)."""
@@ -67,6 +71,10 @@ class Triggers:
         game = self.game
         st = game.state
         etype = event["type"]
+        if etype not in self.listened:
+            if st.effects:
+                self._delayed(event, etype)
+            return
         watchers = self._watchers(etype)
         if etype == "moved":
             old = event.get("old")
@@ -96,7 +104,14 @@ class Triggers:
             st.triggered_this_turn.add(f"{obj.oid}:{ab.index}:{etype}")
             st.pending.append(Pending(st.new_id(), obj.oid, obj.card_id, ab.index, obj.controller, event))
             game.log("trigger", f"{game.describe(obj)}: ability {ab.index + 1} triggers", ab.rules)
-        for eff in list(st.effects) if st.effects else ():
+        if st.effects:
+            self._delayed(event, etype)
+
+    def _delayed(self, event: dict[str, Any], etype: str) -> None:
+        """Delayed triggers (effects waiting for an event) that this event fires."""
+        game = self.game
+        st = game.state
+        for eff in list(st.effects):
             if eff.kind != "delayed_trigger":
                 continue
             trig = eff.spec.get("trigger", {})
