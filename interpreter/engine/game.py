@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Generator
-from operator import attrgetter
 from typing import Any, Final
 
 from interpreter.engine.context import POSITIONAL, Ctx
@@ -54,16 +53,38 @@ def _empty_state(rb: Rulebook, players: int, seed: int) -> GameState:
     return st
 
 
-# What an expression's `card.name` reads: an object's own slot, its card's type, a placement
-# state, or a field (through continuous effects).
-_SLOT: Final = 0
-_TYPE: Final = 1
-_STATE: Final = 2
-_FIELD: Final = 3
-_OBJ_ATTRS: Final = {name: attrgetter(slot) for name, slot in {
-    "oid": "oid", "id": "card_id", "owner": "owner", "controller": "controller", "zone": "zone",
-    "zone_player": "zone_player", "holder": "holder", "timestamp": "timestamp", "marks": "marks",
-    "counters": "counters", "entered_turn": "entered_turn"}.items()}
+# What an expression's `card.name` reads: its card's type, a placement state, a field (through
+# continuous effects), or one of the object's own slots (each its own number, read natively).
+_TYPE: Final = 0
+_STATE: Final = 1
+_FIELD: Final = 2
+_SLOTS: Final = {"holder": 10, "owner": 11, "marks": 12, "zone": 13, "oid": 14, "controller": 15, "id": 16,
+                 "zone_player": 17, "timestamp": 18, "counters": 19, "entered_turn": 20}
+
+
+def _read_slot(obj: GameObject, kind: int) -> Any:
+    if kind == 10:
+        return obj.holder
+    if kind == 11:
+        return obj.owner
+    if kind == 12:
+        return obj.marks
+    if kind == 13:
+        return obj.zone
+    if kind == 14:
+        return obj.oid
+    if kind == 15:
+        return obj.controller
+    if kind == 16:
+        return obj.card_id
+    if kind == 17:
+        return obj.zone_player
+    if kind == 18:
+        return obj.timestamp
+    if kind == 19:
+        return obj.counters
+    return obj.entered_turn
+
 
 _CARRIED = ("cur_node", "cur_tp", "cur_ap", "max_decisions", "max_auto_steps", "start_node", "stop_at",
             "auto_steps", "_to_owner", "_keeps", "_zone_defaults")
@@ -410,13 +431,13 @@ class Game:
             kind = self._attr_kinds.get(name)
             if kind is None:
                 kind = self._attr_kinds[name] = self._attr_kind(name)
-            if kind == _SLOT:
-                return _OBJ_ATTRS[name](obj)
             if kind == _STATE:
                 return obj.states.get(name)
             if kind == _TYPE:
                 return self.cards[obj.card_id].type
-            return self.field(obj, name)
+            if kind == _FIELD:
+                return self.field(obj, name)
+            return _read_slot(obj, kind)
         if isinstance(obj, Multiset):
             return obj.get(name, 0)
         if isinstance(obj, dict):
@@ -424,8 +445,9 @@ class Game:
         return None
 
     def _attr_kind(self, name: str) -> int:
-        if name in _OBJ_ATTRS:
-            return _SLOT
+        slot = _SLOTS.get(name)
+        if slot is not None:
+            return slot
         if name == "type":
             return _TYPE
         if name in self.rb.states:
