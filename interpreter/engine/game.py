@@ -121,7 +121,11 @@ class Game:
         self._to_owner: dict[str, bool] = {}  # zone -> cards entering it go to their owner's side
         self._keeps: dict[tuple[str, str], bool] = {}  # (from, to) -> the object keeps its identity
         ability_zones = set().union(*rb.ability_zones.values()) if rb.ability_zones else set()
-        self.ability_zone_keys = [k for k in self.state.zones if k[0] in ability_zones]
+        # (zone key, zone, only its top card is in play) for the zones where abilities work. The
+        # keys are kept as the state's own objects (typed Any), so reading a zone hashes the same
+        # tuple instead of building one.
+        self.ability_zone_plan: list[tuple[Any, str, bool]] = [
+            (k, k[0], bool(rb.zones[k[0]].raw.get("top_only"))) for k in self.state.zones if k[0] in ability_zones]
         self.ability_zone_set = frozenset(ability_zones)
         self._zone_defaults: dict[str, dict[str, Any]] = {}  # zone -> its cards' default states (rulebook data)
         self.auto_steps = 0  # effect steps run so far, against the rulebook's cap on automatic steps

@@ -31,15 +31,18 @@ def ability_objects(game: Game, player: int | None = None) -> list[GameObject]:
     key = ability_key(game)
     if cache is None or cache[0] != key:
         st = game.state
+        objects, cards, zones_of = st.objects, game.cards, game.rb.ability_zones
         objs = []
-        for zkey in game.ability_zone_keys:
+        for zkey, zone, top_only in game.ability_zone_plan:
             ids = st.zones[zkey]
-            if ids and game.rb.zones[zkey[0]].raw.get("top_only"):
+            if not ids:
+                continue
+            if top_only:
                 ids = ids[:1]  # a pile: only its top card is in play, the cards below are ignored
             for i in ids:
-                o = st.objects[i]
-                card = game.cards[o.card_id]
-                if card.abilities and zkey[0] in game.rb.ability_zones.get(card.type, ()):
+                o = objects[i]
+                card = cards[o.card_id]
+                if card.abilities and zone in zones_of.get(card.type, ()):
                     if o.holder is None and o.states.get("face") != "down":
                         objs.append(o)
         negating = [e for e in st.effects if e.kind == "continuous" and e.spec.get("negate")]
