@@ -113,7 +113,9 @@ def applicable(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Rul
 def _bindings(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Any, ...]]:
     """Every (process, player, zone, binding key) to check, in order; kept until the roles change
     when every process's lists depend on the roles alone."""
-    cache = game.cache.setdefault("bindings", {})
+    cache = game.cache.get("bindings")
+    if cache is None:
+        cache = game.cache["bindings"] = {}
     key = id(procs)
     hit = cache.get(key)  # kept only for lists whose processes all have static bindings
     if hit is not None and hit[0] == game.global_version:
