@@ -111,15 +111,22 @@ def applicable(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Rul
 
 
 def _bindings(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Any, ...]]:
-    """Every (process, player, zone, binding key) to check, in order; kept until the roles change
-    when every process's lists depend on the roles alone."""
+    """Every (process, player, zone, binding key) to check, in order. When every process's lists
+    depend on the roles alone they are kept per assignment of the roles (a turn usually swaps the
+    same two back and forth), checked against the roles only when something global changed."""
     cache = game.cache.get("bindings")
     if cache is None:
         cache = game.cache["bindings"] = {}
     key = id(procs)
-    hit = cache.get(key)  # kept only for lists whose processes all have static bindings
+    hit = cache.get(key)  # (global version, roles, bindings), kept only for static processes
     if hit is not None and hit[0] == game.global_version:
-        return hit[1]
+        return hit[2]
+    roles = tuple(game.state.roles.items())
+    if hit is not None:
+        kept = hit[1].get(roles)
+        if kept is not None:
+            cache[key] = (game.global_version, hit[1], kept)
+            return kept
     static = all(proc.static_bindings for proc in procs)
     lists: dict[Any, list[Any]] = {}  # processes share their binding lists ([first, other(first)])
     out = []
@@ -128,7 +135,9 @@ def _bindings(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Any,
             for z in _binding_list(proc, proc.zones, ctx, lists):
                 out.append((proc, p, z, game.idle.number((proc.id, p, z))))
     if static:
-        cache[key] = (game.global_version, out)
+        by_roles: dict[Any, list[tuple[Any, ...]]] = hit[1] if hit is not None else {}
+        by_roles[roles] = out
+        cache[key] = (game.global_version, by_roles, out)
     return out
 
 
