@@ -149,34 +149,35 @@ def test_fields_read():
 def test_idle_bindings_wake_on_their_own_places_only():
     w = IdleBindings()
     a, b, c = ("proc", 0, None), ("proc", 1, None), ("other", None, "field")
-    w.mark(a, [("hand", 0), ("pile", 0)])
-    w.mark(b, [("hand", 1)])
-    w.mark(c, [("field", 0), ("field", 1)])
-    assert w.idle == {a, b, c}
+    w.mark(w.number(a), [("hand", 0), ("pile", 0)])
+    w.mark(w.number(b), [("hand", 1)])
+    w.mark(w.number(c), [("field", 0), ("field", 1)])
+    assert w.idle_keys() == {a, b, c}
     w.changed(("deck", 0))                                                # nobody reads it
     w.changed(("hand", None))
-    assert w.idle == {a, b, c}
+    assert w.idle_keys() == {a, b, c}
     w.changed(("hand", 1))
-    assert w.idle == {a, c}
+    assert w.idle_keys() == {a, c}
     w.changed(("pile", 0))
-    assert w.idle == {c}
+    assert w.idle_keys() == {c}
     w.changed(("field", 1))
-    assert w.idle == set()
-    w.mark(c, [("field", 0)])                                             # marked again: idle again
+    assert w.idle_keys() == set()
+    w.mark(w.number(c), [("field", 0)])                                   # marked again: idle again
     w.changed(("field", 1))                                               # its old place no longer wakes it
-    assert w.idle == {c}
+    assert w.idle_keys() == {c}
     w.changed(("field", 0))
-    assert w.idle == set()
+    assert w.idle_keys() == set()
+    assert w.number(c) == 2 and len(w.idle) == 3                          # one number, one flag per binding
 
 
 def test_idle_bindings_changed_all_wakes_everything():
     w = IdleBindings()
-    w.mark(("p", 0, None), [("hand", 0)])
-    w.mark(("q", None, None), [])                                         # reads nothing that can change
+    w.mark(w.number(("p", 0, None)), [("hand", 0)])
+    w.mark(w.number(("q", None, None)), [])                               # reads nothing that can change
     w.changed_all()
-    assert w.idle == set() and w.readers == {}
-    w.mark(("p", 0, None), [("hand", 0)])
-    assert w.idle == {("p", 0, None)}                                     # usable after clearing
+    assert w.idle_keys() == set() and w.readers == {}
+    w.mark(w.number(("p", 0, None)), [("hand", 0)])
+    assert w.idle_keys() == {("p", 0, None)}                              # usable after clearing
 
 
 # -- a toy rulebook with rule processes ------------------------------------------------------------
@@ -532,7 +533,7 @@ def test_idle_cache_finds_what_a_full_check_finds(real, monkeypatch):
 
     def checked(g, procs, ctx):
         seen["calls"] += 1
-        seen["idle"] += len(g.idle.idle)
+        seen["idle"] += len(g.idle.idle_keys())
         got = original(g, procs, ctx)
         kept = g.idle
         fresh = IdleBindings()

@@ -24,40 +24,44 @@ class IdleBindings:
     reads a variable, a status, a pending ability, the turn or a positional name such as `you` or
     `node` is evaluated every time, since those change in many places that report nothing.
 
-    A binding is known by a number (`number`), not by its (process, player, zone) key: the sets
-    here are consulted for every binding at every check."""
+    A binding is known by a number (`number`), not by its (process, player, zone) key, and whether
+    it is idle is a flag at that index: it is looked up for every binding at every check."""
 
-    __slots__ = ("idle", "readers", "effects", "places", "numbers")
+    __slots__ = ("idle", "readers", "effects", "places", "numbers", "lists")
 
     def __init__(self) -> None:
-        self.idle: set[int] = set()
+        self.idle: list[bool] = []  # binding -> idle
         self.readers: dict[tuple[str, int | None], set[int]] = {}
         self.effects: Any = None
         self.places: dict[int, list[tuple[str, int | None]] | None] = {}  # binding -> `_places`
         self.numbers: dict[tuple[Any, ...], int] = {}  # (process id, player, zone) -> binding
+        self.lists: dict[int, Any] = {}  # `_bindings`' lists, numbered here (id of the process list -> kept)
 
     def number(self, key: tuple[Any, ...]) -> int:
         n = self.numbers.get(key)
         if n is None:
             n = self.numbers[key] = len(self.numbers)
+            self.idle.append(False)
         return n
 
     def idle_keys(self) -> set[tuple[Any, ...]]:
         """The (process id, player, zone) keys of the idle bindings, for tests and debugging."""
         keys = {n: k for k, n in self.numbers.items()}
-        return {keys[n] for n in self.idle}
+        return {keys[n] for n, idle in enumerate(self.idle) if idle}
 
     def changed(self, key: tuple[str, int | None]) -> None:
         gone = self.readers.pop(key, None)
         if gone:
-            self.idle -= gone
+            idle = self.idle
+            for n in gone:
+                idle[n] = False
 
     def changed_all(self) -> None:
-        self.idle.clear()
+        self.idle = [False] * len(self.idle)
         self.readers.clear()
 
     def mark(self, binding: int, keys: list[tuple[str, int | None]]) -> None:
-        self.idle.add(binding)
+        self.idle[binding] = True
         for k in keys:
             self.readers.setdefault(k, set()).add(binding)
 
@@ -94,7 +98,7 @@ def applicable(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Rul
             watch.changed_all()
             watch.effects = effects
     idle = watch.idle
-    for proc, p, z, binding in [b for b in _bindings(game, procs, ctx) if b[3] not in idle]:
+    for proc, p, z, binding in [b for b in _bindings(game, procs, ctx) if not idle[b[3]]]:
         pctx = ctx.child(vars={"p": p, "z": z}, rules=proc.rules)
         if p is not None:
             pctx.you = p
@@ -114,9 +118,7 @@ def _bindings(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Any,
     """Every (process, player, zone, binding key) to check, in order. When every process's lists
     depend on the roles alone they are kept per assignment of the roles (a turn usually swaps the
     same two back and forth), checked against the roles only when something global changed."""
-    cache = game.cache.get("bindings")
-    if cache is None:
-        cache = game.cache["bindings"] = {}
+    cache = game.idle.lists
     key = id(procs)
     hit = cache.get(key)  # (global version, roles, bindings), kept only for static processes
     if hit is not None and hit[0] == game.global_version:
