@@ -2,7 +2,8 @@
 `python tests/benchmarks/instructions.py [GAME] [-n N] [--tree DIR]`.
 
 Timings on a shared machine drift by 10% and more within minutes; an instruction count does not:
-the same code, rulebook and seeds give the same count, whatever else the machine is doing. That
+the same code, rulebook and seeds give the same count, whatever else the machine is doing (hash
+randomisation is fixed too, or the order of sets would move it by a few tenths of a percent). That
 makes it the measure for judging an optimisation of a few percent (it does not see memory stalls,
 so confirm a large change with `compare.py`). The probe loads the game and plays N seeded games;
 a second probe that only loads is subtracted, so the figure is per game played. `--tree` measures
@@ -31,7 +32,7 @@ for i in range(int(sys.argv[2])):
 
 def count(tree: Path, game: str, games: int) -> int:
     """Instructions the probe executes in `tree` (the interpreter's start-up and loading included)."""
-    env = dict(os.environ, PYTHONPATH=str(tree))
+    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0")  # set and dict orders too
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                           sys.executable, "-c", PROBE, game, str(games)],
                          cwd=tree, env=env, capture_output=True, text=True, check=True)
