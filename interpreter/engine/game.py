@@ -63,6 +63,8 @@ _SLOTS: Final = {"holder": 10, "owner": 11, "marks": 12, "zone": 13, "oid": 14, 
 
 
 def _read_slot(obj: GameObject, kind: int) -> Any:
+    """The slot numbered `kind` in `_SLOTS`: a chain of integer tests that a compiled build runs
+    natively, where a getter per name would be a call."""
     if kind == 10:
         return obj.holder
     if kind == 11:
