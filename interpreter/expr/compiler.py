@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from .env import Env
 from .errors import ExprError, ExprRuntimeError, type_name
@@ -610,8 +610,7 @@ class _Compiler:
         parts = [cond.left, cond.right] if isinstance(cond, Binary) and cond.op == "and" else [cond]
         tests = []
         for part in parts:
-            if not (isinstance(part, Compare) and part.op in ("==", "!=") and isinstance(part.left, Attr)
-                    and isinstance(part.left.obj, Name) and part.left.obj.name == IT):
+            if not (isinstance(part, Compare) and part.op in ("==", "!=") and _is_item_attr(part.left)):
                 return None
             right = self.compile(part.right)
             if right not in self.consts:
@@ -698,9 +697,8 @@ class _Compiler:
         left, right = self.item(node.left), self.compile(node.right)
         if right in self.consts:
             value = self.consts[right]
-            lhs = node.left
-            if isinstance(lhs, Attr) and isinstance(lhs.obj, Name) and lhs.obj.name == IT:
-                return self.item_attr_equal(lhs, node.op == "==", value)
+            if _is_item_attr(node.left):
+                return self.item_attr_equal(node.left, node.op == "==", value)
             if node.op == "==":
                 return lambda env, it: left(env, it) == value
             return lambda env, it: left(env, it) != value
@@ -741,6 +739,11 @@ class _Compiler:
             return then(env) if test(env) else orelse(env)
 
         return f
+
+
+def _is_item_attr(node: Node) -> TypeGuard[Attr]:
+    """`it.x`: an attribute of the current item itself."""
+    return isinstance(node, Attr) and isinstance(node.obj, Name) and node.obj.name == IT
 
 
 def _where_attrs(items: Evaluator, tests: list[tuple[str, Any, bool, int]], offset: int) -> Evaluator:

@@ -176,16 +176,20 @@ class RulebookFunction:
 
     def call(self, env: Any, args: tuple[Any, ...]) -> Any:
         if not self.pure:
-            return self.body(env.child(vars=dict(zip(self.params, args, strict=False))))
+            return self.run(env, args)
         memo = _memo(env.game, self.fid)
         key = tuple(("#", a.oid) if hasattr(a, "oid") else a for a in args)
         try:
             value = memo.get(key, _MISSING)
         except TypeError:  # an unhashable argument (a list): just compute
-            return self.body(env.child(vars=dict(zip(self.params, args, strict=False))))
+            return self.run(env, args)
         if value is _MISSING:
-            value = memo[key] = self.body(env.child(vars=dict(zip(self.params, args, strict=False))))
+            value = memo[key] = self.run(env, args)
         return value
+
+    def run(self, env: Any, args: tuple[Any, ...]) -> Any:
+        """The body, with the parameters bound to `args`."""
+        return self.body(env.child(vars=dict(zip(self.params, args, strict=False))))
 
 
 def _memo(game: Game, fid: str) -> dict[Any, Any]:
