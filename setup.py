@@ -31,6 +31,7 @@ COMPILED = [
     "interpreter/engine/game.py",
     "interpreter/engine/log.py",
     "interpreter/expr/compiler.py",
+    "interpreter/graph/build.py",
     "interpreter/graph/walker.py",
     "interpreter/loader/model.py",
     "interpreter/loader/sections.py",

@@ -120,8 +120,9 @@ class ItCtx:
     def with_it(self, value: Any) -> ItCtx:
         return ItCtx(self.base, value)
 
-    def child(self, **kw: Any) -> Ctx:
-        return Ctx(self.game, self.base, **kw)
+    def child(self, *, vars: dict[str, Any] | None = None, rules: tuple[str, ...] = (), you: int | None = None) -> Ctx:
+        """A nested scope of the outer context (`Ctx.child`; no keyword dict is built per call)."""
+        return Ctx(self.game, self.base, vars=vars, rules=rules, you=you)
 
     # Everything else is the outer context's, each named here: a fallback `__getattr__` would
     # slow down every attribute read of this class in a compiled build.

@@ -19,7 +19,7 @@ from interpreter.engine.errors import GameError, IllegalAnswer
 from interpreter.engine.functions import Multiset
 from interpreter.engine.log import LogEntry
 from interpreter.loader.model import CardDef, Rulebook
-from interpreter.state.objects import Effect, GameObject, GameState, remap
+from interpreter.state.objects import FACE, Effect, GameObject, GameState, remap
 from interpreter.timing import check_timing as ct
 from interpreter.timing import continuous as cont
 from interpreter.timing import play_timing as pt
@@ -102,7 +102,10 @@ class Game:
         """A new game with the decks dealt into their zones; with `state`, a game that carries on
         from that state instead (a fork's copy: nothing is dealt)."""
         self.rb = rb
-        self.cards = cards
+        # A plain dict: the card pool's own class subclasses dict, and Python looks a key up in a
+        # subclass of dict through a method call, several times slower (a card is looked up at
+        # almost every step). Forks share this one.
+        self.cards = cards if type(cards) is dict else dict(cards)
         self.decks = decks
         self.seed = seed
         self.state = _empty_state(rb, len(decks), seed) if state is None else state
@@ -476,7 +479,7 @@ class Game:
 
     # -- visibility ----------------------------------------------------------------------
     def can_see(self, obj: GameObject, player: int) -> bool:
-        if obj.states.get("face") == "down":
+        if obj.states.get(FACE) == "down":
             return player in obj.known_to
         vis = self.rb.zones[obj.zone].visibility
         if vis == "public":
@@ -627,7 +630,8 @@ class Game:
             return
         obj.states[state] = value
         self.version += 1
-        self.place_changed(obj.zone, obj.zone_player)
+        # Working abilities depend on whether a card is face down, not on its other states.
+        self.place_changed(obj.zone, obj.zone_player, abilities=state == FACE)
         if self.logging:
             self.log("state", f"{self.describe(obj)} becomes {value}", ctx.rules)
         self.emit({"type": "state_changed", "card": obj, "state": state, "value": value}, ctx)
@@ -673,10 +677,11 @@ class Game:
         self.log("cancel", f"{len(gone)} pending abilit{'y' if one else 'ies'}{of} {'vanishes' if one else 'vanish'}",
                  ctx.rules)
 
-    def place_changed(self, zone: str, player: int | None) -> None:
-        """A zone's cards, or their states, changed: what was derived from that zone is stale."""
+    def place_changed(self, zone: str, player: int | None, abilities: bool = True) -> None:
+        """A zone's cards, or their states, changed: what was derived from that zone is stale
+        (`abilities`: and which abilities work there may have changed)."""
         self.idle.changed((zone, player))
-        if zone in self.ability_zone_set:
+        if abilities and zone in self.ability_zone_set:
             self.ability_version += 1
 
     def forget_departed(self) -> None:

@@ -141,6 +141,30 @@ def compile_expr(
 # -- helpers -------------------------------------------------------------------------------------
 
 
+# -- evaluators the rulebook loader builds around expressions (here, so a compiled build runs them natively)
+
+
+def constant(value: Any) -> Evaluator:
+    """An evaluator that always gives `value` (a literal number or flag in a rulebook)."""
+    def f(env: Env) -> Any:
+        return value
+    return f
+
+
+def list_of(parts: list[Evaluator]) -> Evaluator:
+    """An evaluator giving the list of its parts' values."""
+    def f(env: Env) -> Any:
+        return [p(env) for p in parts]
+    return f
+
+
+def mapping_of(parts: dict[str, Evaluator]) -> Evaluator:
+    """An evaluator giving a mapping of its parts' values (a per-symbol modification)."""
+    def f(env: Env) -> Any:
+        return {k: p(env) for k, p in parts.items()}
+    return f
+
+
 def _locate(err: ExprRuntimeError, offset: int) -> None:
     """Give an error raised by a hook, function or lookup the offset of the node that called it."""
     if err.offset is None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from interpreter.engine.context import POSITIONAL
 from interpreter.expr import Compiled, ExprError, FuncSpec, compile_expr
+from interpreter.expr.compiler import constant, list_of, mapping_of
 from interpreter.loader.diagnostics import Diagnostics
 from interpreter.loader.yaml_safe import SourceMap
 from interpreter.verbs.registry import Step, VerbSpec, load_all
@@ -47,7 +48,7 @@ class Loc:
 
 
 def const(value: Any) -> Callable[[Any], Any]:
-    return lambda env: value
+    return constant(value)
 
 
 @dataclass
@@ -95,7 +96,7 @@ class Compiler:
             return const(value)
         if isinstance(value, list):
             parts = [self.expr(v, loc.at(i), extra_names) for i, v in enumerate(value)]
-            return lambda env: [p(env) for p in parts]
+            return list_of(parts)
         if not isinstance(value, str):
             self.error(loc, f"expected an expression (string or integer), got {type(value).__name__}")
             return const(None)
@@ -371,7 +372,7 @@ def _block_pos(lines: list[str], line: int, src: str, offset: int) -> tuple[int,
 
 def _mapping_of(parts: dict[str, Callable[[Any], Any]]) -> Callable[[Any], dict[str, Any]]:
     """One closure computing a mapping of expressions (a per-symbol modification)."""
-    return lambda env: {s: f(env) for s, f in parts.items()}
+    return mapping_of(parts)
 
 
 def _zone_literals(c: Compiled) -> list[str]:

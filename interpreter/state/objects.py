@@ -13,9 +13,12 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 ZoneKey = tuple[str, int | None]
+# The one placement state the engine itself reads: a face-down card is hidden (but from those it is
+# known to) and its abilities do not work. Every other state means what the rulebook says it means.
+FACE: Final = "face"
 
 
 @dataclass(slots=True, init=False)

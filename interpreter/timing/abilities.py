@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.loader.model import Ability
-from interpreter.state.objects import GameObject, Pending
+from interpreter.state.objects import FACE, GameObject, Pending
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -43,7 +43,7 @@ def ability_objects(game: Game, player: int | None = None) -> list[GameObject]:
                 o = objects[i]
                 card = cards[o.card_id]
                 if card.abilities and zone in zones_of.get(card.type, ()):
-                    if o.holder is None and o.states.get("face") != "down":
+                    if o.holder is None and o.states.get(FACE) != "down":
                         objs.append(o)
         negating = [e for e in st.effects if e.kind == "continuous" and e.spec.get("negate")]
         if negating and not game.cache.get("negating"):
