@@ -138,9 +138,6 @@ def compile_expr(
     )
 
 
-# -- helpers -------------------------------------------------------------------------------------
-
-
 # -- evaluators the rulebook loader builds around expressions (here, so a compiled build runs them natively)
 
 
@@ -163,6 +160,9 @@ def mapping_of(parts: dict[str, Evaluator]) -> Evaluator:
     def f(env: Env) -> Any:
         return {k: p(env) for k, p in parts.items()}
     return f
+
+
+# -- helpers -------------------------------------------------------------------------------------
 
 
 def _locate(err: ExprRuntimeError, offset: int) -> None:

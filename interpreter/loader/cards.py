@@ -14,7 +14,8 @@ from typing import Any
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.functions import Multiset
-from interpreter.loader.compile import Compiler, Loc, const
+from interpreter.expr.compiler import constant
+from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.diagnostics import Diagnostics, LoadError
 from interpreter.loader.model import Ability, CardDef, Rulebook
 from interpreter.loader.names import collect_names, positional_bindings
@@ -129,10 +130,10 @@ def _check_field(rb: Rulebook, f: dict[str, Any], value: Any, loc: Loc, comp: Co
 def _can_fn(rb: Rulebook, step: Step) -> Callable[[Ctx], bool]:
     """Whether one cost step can be paid now (templates declare `can`; other verbs always can)."""
     if step.verb != "call":
-        return const(True)
+        return constant(True)
     tpl = rb.templates[step.args["template"]]
     if tpl.can is None:
-        return const(True)
+        return constant(True)
     args = {k: f for k, f in step.args.items() if k != "template"}
     defaults = tpl.defaults
     can = tpl.can

@@ -47,10 +47,6 @@ class Loc:
         return f"{self.file}:{line}:{col}"
 
 
-def const(value: Any) -> Callable[[Any], Any]:
-    return constant(value)
-
-
 @dataclass
 class Known:
     """The ids a rulebook defines, for checking references."""
@@ -93,15 +89,15 @@ class Compiler:
     # -- expressions -------------------------------------------------------------------
     def expr(self, value: Any, loc: Loc, extra_names: set[str] | None = None) -> Callable[[Any], Any]:
         if isinstance(value, bool) or isinstance(value, int) or value is None:
-            return const(value)
+            return constant(value)
         if isinstance(value, list):
             parts = [self.expr(v, loc.at(i), extra_names) for i, v in enumerate(value)]
             return list_of(parts)
         if not isinstance(value, str):
             self.error(loc, f"expected an expression (string or integer), got {type(value).__name__}")
-            return const(None)
+            return constant(None)
         compiled = self.compile_str(value, loc, extra_names)
-        return compiled if compiled is not None else const(None)
+        return compiled if compiled is not None else constant(None)
 
     def compile_str(self, src: str, loc: Loc, extra_names: set[str] | None = None) -> Compiled | None:
         names = self.names | extra_names if extra_names else self.names
@@ -297,7 +293,7 @@ class Compiler:
             (opname, v), = op.items()
             if isinstance(v, dict):
                 parts = {sym: self.expr(n, fl.at(opname, sym)) for sym, n in v.items()}
-                out.append((fname, opname, _mapping_of(parts)))
+                out.append((fname, opname, mapping_of(parts)))
             else:
                 out.append((fname, opname, self.expr(v, fl.at(opname))))
         return out
@@ -368,11 +364,6 @@ def _block_pos(lines: list[str], line: int, src: str, offset: int) -> tuple[int,
             return number, indent + 1 + max(0, offset - at)
         cursor, last = at + len(content), (number, indent + 1 + len(content))
     return last
-
-
-def _mapping_of(parts: dict[str, Callable[[Any], Any]]) -> Callable[[Any], dict[str, Any]]:
-    """One closure computing a mapping of expressions (a per-symbol modification)."""
-    return mapping_of(parts)
 
 
 def _zone_literals(c: Compiled) -> list[str]:

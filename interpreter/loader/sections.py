@@ -18,8 +18,9 @@ import networkx as nx
 
 from interpreter.engine.functions import GENERIC_FUNCTIONS
 from interpreter.expr import FuncSpec
+from interpreter.expr.compiler import constant
 from interpreter.graph.build import TurnGraph, build_graph, check_reachable, jump_targets
-from interpreter.loader.compile import Compiler, Known, Loc, const
+from interpreter.loader.compile import Compiler, Known, Loc
 from interpreter.loader.diagnostics import Diagnostics
 from interpreter.loader.model import Action, DeckRule, RuleProcess, Template, ZoneDef
 
@@ -210,7 +211,7 @@ def compile_functions(fn_raw: Raw, bodies: dict[str, RulebookFunction], comp: Co
     for fid, (f, loc) in fn_raw.items():
         if fid in bodies:
             c = comp.compile_str(str(f.get("expr", "")), loc.at("expr"))
-            bodies[fid].body = c if c is not None else const(None)
+            bodies[fid].body = c if c is not None else constant(None)
             if c is not None:
                 fn_calls[fid] = set(c.calls_used) & set(bodies)
                 free = set(c.names_used) - set(f.get("params", []) or []) - {"it"}
