@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -10,6 +11,7 @@ from interpreter.cli.setup import load_game_env
 from interpreter.engine.decisions import Decision
 from interpreter.engine.errors import GameError
 from interpreter.engine.game import Game
+from interpreter.state.objects import GameObject
 
 
 class Answers:
@@ -152,3 +154,22 @@ def test_scenario_game_forks_away_from_play_timings() -> None:
         while (d := game.advance()) is not None:
             game.answer([d.options[0].id])
     assert summary(fork) == summary(g)
+
+
+def test_card_equality_is_field_by_field() -> None:
+    """GameObject writes its own `__eq__` (compiled, stops at the id): a copy is equal, and a
+    difference in any one field, including one added later, makes two cards unequal."""
+    def card() -> GameObject:
+        return GameObject(7, "c1", 0, 0, "hand", 0, {"face": "up"}, 3, 1, None, {"x": 1}, {"m": 2}, {0},
+                          None, None, None)
+
+    base = card()
+    assert base == card() and base == base and not base != card()
+    assert base != "c1" and base != None  # noqa: E711 - comparing with other types is plain inequality
+    for f in dataclasses.fields(GameObject):
+        other = card()
+        value = getattr(other, f.name)
+        changed = {dict: lambda v: {**v, "new": 0}, set: lambda v: v | {5}, str: lambda v: v + "'",
+                   int: lambda v: v + 1}.get(type(value), lambda v: 99)(value)
+        setattr(other, f.name, changed)
+        assert base != other and not base == other, f"a different {f.name} left two cards equal"

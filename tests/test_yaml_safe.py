@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -129,6 +130,17 @@ def test_only_plain_python_types_come_out() -> None:
                 walk(v)
 
     walk(data)
+
+
+def test_keys_and_short_text_are_interned() -> None:
+    """Names read from files are the very string objects the engine's lookups use (no text compare)."""
+    long_text = "x" * 200
+    data, _ = load_yaml_text(f"card_type: member\n'zone': \"hand\"\nexpr: {long_text}\n", "f.yaml")
+    for key, value in data.items():
+        assert key is sys.intern("".join(key))
+        if value != long_text:
+            assert value is sys.intern("".join(value))
+    assert data["expr"] == long_text
 
 
 def test_mapping_keys_stay_strings() -> None:

@@ -8,6 +8,7 @@ always the first one in source order, whether it is lexical or syntactic.
 from __future__ import annotations
 
 import re
+import sys
 from typing import NamedTuple
 
 from .errors import ExprError
@@ -94,7 +95,8 @@ def _next_token(src: str, pos: int, prev: Token | None) -> tuple[Token, int]:
     if ch.isascii() and (ch.isalpha() or ch == "_"):
         m = _IDENT.match(src, pos)
         assert m is not None
-        word = m.group()
+        # Interned: names are looked up in dicts keyed by the same names (fields, states, variables).
+        word = sys.intern(m.group())
         return Token(KW if word in KEYWORDS else NAME, word, pos), m.end()
     if "0" <= ch <= "9":
         return _number(src, pos)
@@ -165,7 +167,7 @@ def _string(src: str, pos: int) -> tuple[Token, int]:
     while i < n:
         ch = src[i]
         if ch == quote:
-            return Token(STR, "".join(chars), pos), i + 1
+            return Token(STR, sys.intern("".join(chars)), pos), i + 1
         if ch == "\\":
             nxt = src[i + 1 : i + 2]
             if nxt not in _ESCAPABLE:

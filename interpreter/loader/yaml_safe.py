@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn
@@ -53,6 +54,9 @@ MAX_DEPTH = 64
 
 MAX_INT_DIGITS = 18
 """Integers with more digits are rejected so they always fit in a signed 64-bit value."""
+
+_INTERN_MAX = 64
+"""Text up to this length is interned (names, ids, zone and field values; not expressions or prose)."""
 
 MAX_DIAGNOSTICS = 100
 """Stop collecting after this many problems; beyond that the output stops being useful."""
@@ -291,7 +295,7 @@ class _Builder:
             if event.value == "":
                 self.error(pos, "empty mapping key")
                 return None
-        return event.value
+        return sys.intern(event.value)
 
     def check_collection_tag(self, event: Event, expected: str) -> None:
         tag = getattr(event, "tag", None)
@@ -310,7 +314,13 @@ class _Builder:
         )
 
     def scalar(self, event: ScalarEvent) -> Any:
-        """Resolve a scalar to str/int/bool/None under the narrowed core schema."""
+        """Resolve a scalar to str/int/bool/None under the narrowed core schema. Keys and short
+        text are interned: the engine looks names read from rulebooks and cards up in dicts keyed
+        by the same names, and a lookup with the very same string object skips comparing text."""
+        value = self._scalar(event)
+        return sys.intern(value) if type(value) is str and len(value) <= _INTERN_MAX else value
+
+    def _scalar(self, event: ScalarEvent) -> Any:
         value: str = event.value
         tag = event.tag
         pos = _pos(event)

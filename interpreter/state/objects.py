@@ -67,6 +67,22 @@ class GameObject:
         self.last_fields = last_fields
         self.origin = origin
 
+    def __eq__(self, other: object) -> bool:
+        """Field by field, as `dataclass` would, but written here so a compiled build runs it
+        natively (the generated one is interpreted) and so it stops at the object id, which tells
+        two different objects apart at once. Expressions compare cards (`it != this`) often."""
+        if self is other:
+            return True
+        if type(other) is not GameObject:
+            return NotImplemented
+        return (self.oid == other.oid and self.card_id == other.card_id and self.owner == other.owner
+                and self.controller == other.controller and self.zone == other.zone
+                and self.zone_player == other.zone_player and self.states == other.states
+                and self.timestamp == other.timestamp and self.entered_turn == other.entered_turn
+                and self.holder == other.holder and self.counters == other.counters and self.marks == other.marks
+                and self.known_to == other.known_to and self.prev_oid == other.prev_oid
+                and self.last_fields == other.last_fields and self.origin == other.origin)
+
 
 def _copy_object(o: GameObject) -> GameObject:
     return GameObject(o.oid, o.card_id, o.owner, o.controller, o.zone, o.zone_player, dict(o.states), o.timestamp,
