@@ -35,7 +35,7 @@ class IdleBindings:
         self.effects: Any = None
         self.places: dict[int, list[tuple[str, int | None]] | None] = {}  # binding -> `_places`
         self.numbers: dict[tuple[Any, ...], int] = {}  # (process id, player, zone) -> binding
-        self.lists: dict[int, Any] = {}  # `_bindings`' lists, numbered here (id of the process list -> kept)
+        self.lists: dict[int, KeptBindings] = {}  # `_bindings`' lists (id of the process list -> kept)
 
     def number(self, key: tuple[Any, ...]) -> int:
         n = self.numbers.get(key)
@@ -87,6 +87,22 @@ def _places(game: Game, proc: RuleProcess, p: Any, z: Any) -> list[tuple[str, in
     return out
 
 
+Binding = tuple[RuleProcess, Any, Any, int]
+"""One binding of a process: the process, its player `p`, its zone `z` and its number in `IdleBindings`."""
+
+
+class KeptBindings:
+    """One process list's bindings, kept per assignment of the roles (`_bindings`)."""
+
+    __slots__ = ("version", "by_roles", "current")
+
+    def __init__(self, version: int, by_roles: dict[tuple[tuple[str, int], ...], list[Binding]],
+                 current: list[Binding]) -> None:
+        self.version = version  # the game's global version when `current` was last checked
+        self.by_roles = by_roles
+        self.current = current
+
+
 def applicable(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[RuleProcess, Ctx]]:
     """Every (process, binding) whose condition holds now. A binding whose places have not
     changed since its condition last failed is not evaluated again."""
@@ -99,9 +115,7 @@ def applicable(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Rul
             watch.effects = effects
     idle = watch.idle
     for proc, p, z, binding in [b for b in _bindings(game, procs, ctx) if not idle[b[3]]]:
-        pctx = ctx.child(vars={"p": p, "z": z}, rules=proc.rules)
-        if p is not None:
-            pctx.you = p
+        pctx = Ctx(game, ctx, vars={"p": p, "z": z}, rules=proc.rules, you=p)
         if proc.cond(pctx):
             batch.append((proc, pctx))
         elif proc.zone_only:
@@ -114,32 +128,36 @@ def applicable(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Rul
     return batch
 
 
-def _bindings(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Any, ...]]:
-    """Every (process, player, zone, binding key) to check, in order. When every process's lists
+def _bindings(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[Binding]:
+    """Every (process, player, zone, binding number) to check, in order. When every process's lists
     depend on the roles alone they are kept per assignment of the roles (a turn usually swaps the
     same two back and forth), checked against the roles only when something global changed."""
     cache = game.idle.lists
     key = id(procs)
-    hit = cache.get(key)  # (global version, roles, bindings), kept only for static processes
-    if hit is not None and hit[0] == game.global_version:
-        return hit[2]
-    roles = tuple(game.state.roles.items())
+    hit = cache.get(key)  # kept only for static processes
     if hit is not None:
-        kept = hit[1].get(roles)
+        if hit.version == game.global_version:
+            return hit.current
+        kept = hit.by_roles.get(tuple(game.state.roles.items()))
         if kept is not None:
-            cache[key] = (game.global_version, hit[1], kept)
+            hit.version = game.global_version
+            hit.current = kept
             return kept
     static = all(proc.static_bindings for proc in procs)
     lists: dict[Any, list[Any]] = {}  # processes share their binding lists ([first, other(first)])
-    out = []
+    out: list[Binding] = []
     for proc in procs:
         for p in _binding_list(proc, proc.players, ctx, lists):
             for z in _binding_list(proc, proc.zones, ctx, lists):
                 out.append((proc, p, z, game.idle.number((proc.id, p, z))))
     if static:
-        by_roles: dict[Any, list[tuple[Any, ...]]] = hit[1] if hit is not None else {}
-        by_roles[roles] = out
-        cache[key] = (game.global_version, by_roles, out)
+        roles = tuple(game.state.roles.items())
+        if hit is None:
+            cache[key] = KeptBindings(game.global_version, {roles: out}, out)
+        else:
+            hit.by_roles[roles] = out
+            hit.version = game.global_version
+            hit.current = out
     return out
 
 
