@@ -31,9 +31,11 @@ class IdleBindings:
 
     def __init__(self) -> None:
         self.idle: list[bool] = []  # binding -> idle
-        self.readers: dict[tuple[str, int | None], set[int]] = {}
+        # Places are kept as the tuple objects they came in (typed Any): a typed tuple would be
+        # unpacked by a compiled build and built again for every dict lookup.
+        self.readers: dict[Any, set[int]] = {}
         self.effects: Any = None
-        self.places: dict[int, list[tuple[str, int | None]] | None] = {}  # binding -> `_places`
+        self.places: dict[int, list[Any] | None] = {}  # binding -> `_places`
         self.numbers: dict[tuple[Any, ...], int] = {}  # (process id, player, zone) -> binding
         self.lists: dict[int, KeptBindings] = {}  # `_bindings`' lists (id of the process list -> kept)
 
@@ -49,9 +51,12 @@ class IdleBindings:
         keys = {n: k for k, n in self.numbers.items()}
         return {keys[n] for n, idle in enumerate(self.idle) if idle}
 
-    def changed(self, key: tuple[str, int | None]) -> None:
-        gone = self.readers.pop(key, None)
-        if gone:
+    def changed(self, key: Any) -> None:
+        """A (zone, player) place changed: the bindings that read it are checked again."""
+        readers = self.readers
+        gone = readers.get(key)
+        if gone is not None:
+            del readers[key]
             idle = self.idle
             for n in gone:
                 idle[n] = False
@@ -60,18 +65,24 @@ class IdleBindings:
         self.idle = [False] * len(self.idle)
         self.readers.clear()
 
-    def mark(self, binding: int, keys: list[tuple[str, int | None]]) -> None:
+    def mark(self, binding: int, keys: list[Any]) -> None:
+        """A binding's condition is false until one of these (zone, player) places changes."""
         self.idle[binding] = True
+        readers = self.readers
         for k in keys:
-            self.readers.setdefault(k, set()).add(binding)
+            waiting = readers.get(k)
+            if waiting is None:
+                readers[k] = {binding}
+            else:
+                waiting.add(binding)
 
 
-def _places(game: Game, proc: RuleProcess, p: Any, z: Any) -> list[tuple[str, int | None]] | None:
+def _places(game: Game, proc: RuleProcess, p: Any, z: Any) -> list[Any] | None:
     """The (zone, player) places one binding of a process reads (None: cannot tell)."""
     if proc.watch_keys is None:
         return None
     zones = game.rb.zones
-    out: list[tuple[str, int | None]] = []
+    out: list[Any] = []
     for zone, who in proc.watch_keys:
         if zone == ZONE_VAR:
             zone = z
