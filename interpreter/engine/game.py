@@ -161,6 +161,8 @@ class Game:
         self.frames: list[list[Any]] = []  # effect-step lists being run, outermost first (see run)
         self.resume_at: list[tuple[Any, ...]] | None = None  # the pending decision restarts from here (fork)
         self.cache: dict[str, Any] = {}  # worked-out values, each kept under its own key (a version, the roles...)
+        self.fn_memo: dict[str, dict[Any, Any]] = {}  # pure rulebook functions' values (loader/sections.py)
+        self.fn_memo_version = -1  # the state version they were worked out at
         self._attr_kinds: dict[str, int] = {}  # attribute name -> how to read it from a game object
         self.attr_hook = self.attr  # bound once; every context hands it to expressions
         self.triggers = Triggers(self)

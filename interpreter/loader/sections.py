@@ -195,12 +195,12 @@ class RulebookFunction:
 
 def _memo(game: Game, fid: str) -> dict[Any, Any]:
     """The values one rulebook function has given since the game state last changed."""
-    memo: tuple[int, dict[str, dict[Any, Any]]] | None = game.cache.get("functions")
-    if memo is None or memo[0] != game.version:
-        memo = game.cache["functions"] = (game.version, {})
-    table = memo[1].get(fid)
+    if game.fn_memo_version != game.version:
+        game.fn_memo = {}
+        game.fn_memo_version = game.version
+    table = game.fn_memo.get(fid)
     if table is None:
-        table = memo[1][fid] = {}
+        table = game.fn_memo[fid] = {}
     return table
 
 
