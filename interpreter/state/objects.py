@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 ZoneKey = tuple[str, int | None]
+Oids = list[Any]
+"""The object ids in a zone, in order (ints). Typed Any on purpose: a compiled build unboxes the items
+of a list[int] and boxes them again for every lookup by id, an allocation once ids pass 256."""
 # The one placement state the engine itself reads: a face-down card is hidden (but from those it is
 # known to) and its abilities do not work. Every other state means what the rulebook says it means.
 FACE: Final = "face"
@@ -167,7 +170,7 @@ class GameState:
     num_players: int
     rng: random.Random
     objects: dict[int, GameObject]
-    zones: dict[ZoneKey, list[int]]
+    zones: dict[ZoneKey, Oids]
     lki: dict[int, GameObject]
     roles: dict[str, int]
     vars: dict[str, Any]
@@ -185,7 +188,7 @@ class GameState:
     decisions: int
 
     def __init__(self, num_players: int, rng: random.Random, objects: dict[int, GameObject] | None = None,
-                 zones: dict[ZoneKey, list[int]] | None = None, lki: dict[int, GameObject] | None = None,
+                 zones: dict[ZoneKey, Oids] | None = None, lki: dict[int, GameObject] | None = None,
                  roles: dict[str, int] | None = None, vars: dict[str, Any] | None = None,
                  player_counters: list[dict[str, int]] | None = None, turn: int = 0, next_id: int = 1,
                  clock: int = 0) -> None:
@@ -227,7 +230,7 @@ class GameState:
         self.clock += 1
         return self.clock
 
-    def zone(self, name: str, player: int | None) -> list[int]:
+    def zone(self, name: str, player: int | None) -> Oids:
         return self.zones[(name, player)]
 
     def copy(self) -> GameState:
