@@ -88,6 +88,11 @@ def _read_slot(obj: GameObject, kind: int) -> Any:
     return obj.entered_turn
 
 
+_MOVED: Final[dict[str, Any]] = {"type": "moved", "card": None, "old": None, "from": None, "to": None,
+                                 "from_player": None, "to_player": None}
+"""The shape of a card's move event. Each move copies it and fills it in: a dict built key by key
+grows past its first size at the sixth key, and a copy of a dict of the same keys does not."""
+
 _CARRIED = ("cur_node", "cur_tp", "cur_ap", "max_decisions", "max_auto_steps", "start_node", "stop_at",
             "auto_steps", "_to_owner", "_keeps", "_zone_defaults")
 """What a fork takes over from its game besides the state: where the walk stands, the caps, and the
@@ -606,8 +611,10 @@ class Game:
             # itself triggers are collected below and may still resolve).
             self.drop_pending([x for x in st.pending if x.source == obj.oid and x.created is None], ctx,
                               f" of {self.describe(new)}")
-        self.emit({"type": "moved", "card": new, "old": old, "from": old_zone, "to": zone,
-                   "from_player": old_player, "to_player": dest_player}, ctx)
+        event = _MOVED.copy()  # the commonest event, copied presized (see _MOVED)
+        event["card"], event["old"], event["from"], event["to"] = new, old, old_zone, zone
+        event["from_player"], event["to_player"] = old_player, dest_player
+        self.emit(event, ctx)
         yield from self.interrupts(ctx)
         return new
 
