@@ -1,7 +1,7 @@
-"""Run many seeded games with random agents and aggregate what happened.
+"""Run many seeded games (random agents unless told otherwise) and aggregate what happened.
 
-Game i of a run uses seed `seed + i` and random agents seeded from it, exactly as `sogo play
---seed` does, so every simulated game can be replayed on its own. Games run in this process, on a
+Game i of a run uses seed `seed + i` and agents seeded from it, exactly as `sogo play --seed`
+does, so every simulated game can be replayed on its own. Games run in this process, on a
 pool of processes, or on a Dask cluster; each runs the same per-game function and results are
 aggregated in seed order, so a summary depends on the seeds only, never on the workers or backend.
 A game that raises, breaks an invariant or passes the decision cap is a failure: its replay is
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter import compiled
-from interpreter.agents import RandomAgent
+from interpreter.agents import ask, make_agent
 from interpreter.engine.decisions import Decision
 from interpreter.engine.game import Game
 from interpreter.loader.model import CardDef, Rulebook
@@ -31,22 +31,20 @@ BACKENDS = ("processes", "dask")
 Decks = list[dict[str, list[str]]]
 
 
-def _random_answers(seed: int, players: int) -> Callable[[Game, Decision], list[str]]:
-    """Seeded random agents. They are handed no view: they would not read it, and with invariants
-    on, the view every decision would give is built and checked for hidden cards anyway."""
-    agents = [RandomAgent(seed * 1000 + p + 1) for p in range(players)]
-
-    def answer(g: Game, d: Decision) -> list[str]:
-        return agents[d.player].decide(d.for_agent(), {})
-
-    return answer
+def _answers(seed: int, agents: tuple[str, ...] | None, players: int) -> Callable[[Game, Decision], list[str]]:
+    """The seats' agents by name (None: seeded random agents everywhere), seeded from the game's seed
+    as `sogo play --seed` seeds them."""
+    seats = [make_agent(name, seed, p) for p, name in enumerate(agents or ("random",) * players)]
+    return lambda g, d: ask(seats[d.player], g, d)
 
 
 def play_one(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, seed: int, *, invariants: bool = False,
-             log: bool = False, max_decisions: int | None = None, recorder: Recorder | None = None) -> Game:
-    """One game with seeded random agents; a broken game raises GameError, InvariantError or RunawayGame."""
+             log: bool = False, max_decisions: int | None = None, recorder: Recorder | None = None,
+             agents: tuple[str, ...] | None = None) -> Game:
+    """One game with seeded agents (random by default); a broken game raises GameError, InvariantError
+    or RunawayGame."""
     g = Game(rb, cards, decks, seed=seed, log=log)
-    drive(g, _random_answers(seed, len(decks)), invariants=invariants,
+    drive(g, _answers(seed, agents, len(decks)), invariants=invariants,
           max_decisions=max_decisions, recorder=recorder)
     return g
 
@@ -57,6 +55,7 @@ class SimOptions:
 
     invariants: bool = False
     max_decisions: int | None = DEFAULT_MAX_DECISIONS
+    agents: tuple[str, ...] | None = None  # one name per seat (`make_agent`); None: random everywhere
 
 
 def play_seed(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, seed: int, opts: SimOptions,
@@ -69,10 +68,10 @@ def play_seed(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, seed: int, 
     except Exception as e:  # noqa: BLE001 - a game that cannot even start has nothing to replay
         return {"seed": seed, "error": error_text(e), "where": _where(e), "replay": None}
     try:
-        drive(g, _random_answers(seed, len(decks)), invariants=opts.invariants,
+        drive(g, _answers(seed, opts.agents, len(decks)), invariants=opts.invariants,
               max_decisions=opts.max_decisions, recorder=rec)
     except Exception as e:  # noqa: BLE001 - every failure is reported, with its replay
-        rec.replay.header = make_header(rb, decks, seed, ["random"] * len(decks), hashes(),
+        rec.replay.header = make_header(rb, decks, seed, list(opts.agents or ("random",) * len(decks)), hashes(),
                                         invariants=opts.invariants, max_decisions=opts.max_decisions)
         return {"seed": seed, "error": error_text(e), "where": _where(e),
                 "replay": rec.finish(g, e).to_dict()}
@@ -179,17 +178,23 @@ def _run_dask(spec: GameSpec, chunks: list[list[int]], opts: SimOptions, workers
 def simulate(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, games: int, seed: int, *,
              invariants: bool = False, workers: int = 1, backend: str = "processes",
              max_decisions: int | None = DEFAULT_MAX_DECISIONS, failures_dir: str | Path | None = None,
-             progress: Callable[[int], None] | None = None, dask_address: str | None = None
-             ) -> dict[str, Any]:
+             progress: Callable[[int], None] | None = None, dask_address: str | None = None,
+             agents: tuple[str, ...] | None = None) -> dict[str, Any]:
     """Play `games` seeded games and aggregate them in seed order (the same for any workers/backend).
 
     `workers` 1 plays in this process; more use a process pool, or Dask with backend "dask".
     `progress(k)` is called as k more games finish. Failures are saved as replays under
-    `failures_dir` (if given) and listed, by path, under "failures".
+    `failures_dir` (if given) and listed, by path, under "failures". `agents` names each seat's
+    agent (`make_agent`; default random); a bad name raises ValueError before any game starts.
     """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
-    opts = SimOptions(invariants, max_decisions)
+    if agents is not None:
+        if len(agents) != len(decks):
+            raise ValueError(f"need {len(decks)} agents, got {len(agents)}")
+        for p, name in enumerate(agents):
+            make_agent(name, seed, p)
+    opts = SimOptions(invariants, max_decisions, agents)
     seeds = [seed + i for i in range(games)]
     workers = max(1, min(workers, games)) if backend == "processes" else max(1, workers)
     t0 = time.perf_counter()

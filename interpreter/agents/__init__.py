@@ -1,5 +1,7 @@
-"""Agents answer decisions. Each sees only the decision and its own player's view."""
+"""Agents answer decisions. Each sees only the decision and its own player's view; a search
+agent also pictures the game through `Game.imagine`, which shows it no more than that."""
 
-from interpreter.agents.base import Agent, FirstLegalAgent, RandomAgent, ScriptedAgent, make_agent
+from interpreter.agents.base import Agent, FirstLegalAgent, RandomAgent, ScriptedAgent, ask, make_agent
+from interpreter.agents.search import MonteCarloAgent
 
-__all__ = ["Agent", "FirstLegalAgent", "RandomAgent", "ScriptedAgent", "make_agent"]
+__all__ = ["Agent", "FirstLegalAgent", "MonteCarloAgent", "RandomAgent", "ScriptedAgent", "ask", "make_agent"]

@@ -1,11 +1,15 @@
-"""Built-in agents: seeded random, first legal option, and scripted answers."""
+"""Built-in agents: seeded random, first legal option, and scripted answers; `make_agent` names
+them for the command line (with the human player and the search agent) and `ask` asks any of them."""
 
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from interpreter.engine.decisions import Decision
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
 
 
 class Agent(Protocol):
@@ -14,6 +18,8 @@ class Agent(Protocol):
 
 class RandomAgent:
     """Picks uniformly among legal answers, from its own seeded generator (never the game's)."""
+
+    reads_view = False  # `ask` builds no view for it (most of a random game's cost otherwise)
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -26,6 +32,8 @@ class RandomAgent:
 
 class FirstLegalAgent:
     """Always the first `min` options (passing when passing is the only option)."""
+
+    reads_view = False
 
     def decide(self, decision: Decision, view: dict[str, Any]) -> list[str]:
         return decision.ids()[: decision.min]
@@ -50,13 +58,35 @@ class ScriptedAgent:
         return a
 
 
+AGENTS = "random, first, human, mc or mc:ROLLOUTS"
+
+
 def make_agent(name: str, seed: int, player: int) -> Any:
+    """An agent by the name the command line uses; seeded from the game's seed and the seat."""
+    own_seed = seed * 1000 + player + 1
     if name == "random":
-        return RandomAgent(seed * 1000 + player + 1)
+        return RandomAgent(own_seed)
     if name in ("first", "first-legal"):
         return FirstLegalAgent()
     if name == "human":
         from interpreter.agents.human import HumanAgent
 
         return HumanAgent(player)
-    raise ValueError(f"unknown agent '{name}' (known: random, first, human)")
+    if name == "mc" or name.startswith("mc:"):
+        from interpreter.agents.search import MonteCarloAgent
+
+        rollouts = name.partition(":")[2] or "8"
+        if not rollouts.isdigit() or int(rollouts) < 1:
+            raise ValueError(f"agent '{name}': the rollouts after 'mc:' must be a whole number of at least 1")
+        return MonteCarloAgent(own_seed, rollouts=int(rollouts))
+    raise ValueError(f"unknown agent '{name}' (known: {AGENTS})")
+
+
+def ask(agent: Any, game: Game, decision: Decision) -> list[str]:
+    """The one way to ask an agent: a search agent (with `decide_in`) is handed the game, which it
+    reads only through `Game.imagine`; any other sees the decision and its player's view (an empty
+    one if it says it `reads_view = False`)."""
+    if hasattr(agent, "decide_in"):
+        return agent.decide_in(game, decision)
+    view = game.view(decision.player) if getattr(agent, "reads_view", True) else {}
+    return agent.decide(decision.for_agent(), view)

@@ -50,11 +50,30 @@ def _setup(game_name: str, decks: tuple[str, ...] | None) -> tuple[Any, Any, lis
         raise
 
 
+def _seats(agents: str, players: int, seed: int, *, human: bool) -> tuple[str, ...]:
+    """The --agents names, one per seat, each checked by making it once (a usage error otherwise)."""
+    from interpreter.agents import make_agent
+
+    names = tuple(n.strip() for n in agents.split(","))
+    if len(names) != players:
+        raise click.BadParameter(f"need {players} agents, got {len(names)}", param_hint="--agents")
+    if not human and "human" in names:
+        raise click.BadParameter("a simulation has no one to ask: play as a human with `sogo play`",
+                                 param_hint="--agents")
+    for i, n in enumerate(names):
+        try:
+            make_agent(n, seed, i)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--agents") from e
+    return names
+
+
 @cli.command()
 @click.argument("game")
 @click.option("--seed", default=1, show_default=True, help="Seed for the game's random generator.")
 @click.option("--agents", default="random,random", show_default=True,
-              help="Comma-separated agent per player: random, first, human.")
+              help="Comma-separated agent per player: random, first, human, or mc (a Monte Carlo search; "
+                   "mc:N tries each option in N imagined worlds, 8 by default).")
 @click.option("--decks", nargs=2, type=click.Path(exists=True),
               help="Two deck files, P1's then P2's (default: the samples).")
 @click.option("--log", "log_format", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
@@ -63,24 +82,19 @@ def _setup(game_name: str, decks: tuple[str, ...] | None) -> tuple[Any, Any, lis
 def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: str,
          save_replay: str | None) -> None:
     """Play one complete game and print its log, each event with the rule it applies."""
-    from interpreter.agents import make_agent
+    from interpreter.agents import ask, make_agent
     from interpreter.engine.errors import GameError
     from interpreter.engine.game import Game
 
     rb, cards, deck_lists = _setup(game, decks)
-    names = agents.split(",")
-    if len(names) != len(deck_lists):
-        raise click.BadParameter(f"need {len(deck_lists)} agents, got {len(names)}", param_hint="--agents")
-    try:
-        players = [make_agent(n.strip(), seed, i) for i, n in enumerate(names)]
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--agents") from e
+    names = _seats(agents, len(deck_lists), seed, human=True)
+    players = [make_agent(n, seed, i) for i, n in enumerate(names)]
     g = Game(rb, cards, deck_lists, seed=seed)
     recorder = None
     if save_replay:
         from interpreter.replay import Recorder, content_hashes, make_header
 
-        recorder = Recorder(make_header(rb, deck_lists, seed, [n.strip() for n in names],
+        recorder = Recorder(make_header(rb, deck_lists, seed, list(names),
                                         content_hashes(rb, cards, deck_lists)))
 
     def save(error: BaseException | None = None, abandoned: bool = False) -> None:
@@ -90,7 +104,7 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
 
     printed = 0
     # With a human at the table the log shows only what that player may see.
-    humans = [i for i, n in enumerate(names) if n.strip() == "human"]
+    humans = [i for i, n in enumerate(names) if n == "human"]
     reader = humans[0] if len(humans) == 1 else None
 
     def flush() -> None:
@@ -106,7 +120,7 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
             flush()
             if d is None:
                 break
-            ids = players[d.player].decide(d.for_agent(), g.view(d.player))
+            ids = ask(players[d.player], g, d)
             if recorder is not None:
                 recorder.record(g, d, ids)
             g.answer(ids)
@@ -146,10 +160,14 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
               help="Check card conservation, zone limits and hidden information after every step.")
 @click.option("--failures-dir", type=click.Path(file_okay=False), default="sogo-failures", show_default=True,
               help="Where the replays of failed games are saved.")
+@click.option("--agents", default=None,
+              help="Comma-separated agent per player: random, first or mc[:N] (see `sogo play`)  "
+                   "[default: random everywhere]")
 def simulate(game: str, games: int, seed: int, decks: tuple[str, ...], as_json: bool, workers: int | None,
              backend: str, dask_address: str | None, max_decisions: int, invariants: bool,
-             failures_dir: str) -> None:
-    """Play many seeded random games and report outcomes, turns, errors and speed.
+             failures_dir: str, agents: str | None) -> None:
+    """Play many seeded games (random agents unless --agents says otherwise) and report outcomes,
+    turns, errors and speed.
 
     Results depend on the seeds only, not on --workers or --backend. Each failed game (an error, a
     broken invariant, or no result within --max-decisions) is saved as a replay under
@@ -161,6 +179,7 @@ def simulate(game: str, games: int, seed: int, decks: tuple[str, ...], as_json: 
     from interpreter.sim import simulate as run_sim
 
     rb, cards, deck_lists = _setup(game, decks)
+    seats = _seats(agents, len(deck_lists), seed, human=False) if agents else None
     bar: Any = None
     if not as_json and sys.stderr.isatty():
         from tqdm import tqdm
@@ -171,7 +190,7 @@ def simulate(game: str, games: int, seed: int, decks: tuple[str, ...], as_json: 
         summary = run_sim(rb, cards, deck_lists, games, seed, invariants=invariants, backend=backend,
                           workers=workers or os.cpu_count() or 1, max_decisions=max_decisions,
                           failures_dir=failures_dir, progress=bar.update if bar is not None else None,
-                          dask_address=dask_address)
+                          dask_address=dask_address, agents=seats)
     except RuntimeError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(1)

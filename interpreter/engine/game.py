@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from interpreter.engine.context import POSITIONAL, Ctx
 from interpreter.engine.decisions import Decision, Option, check_answer
+from interpreter.engine.determinize import redeal_hidden
 from interpreter.engine.errors import GameError, IllegalAnswer
 from interpreter.engine.functions import Multiset
 from interpreter.engine.log import LogEntry
@@ -247,14 +248,32 @@ class Game:
             return g
         return self._replayed()
 
-    def _restarted(self) -> Game:
-        """A copy of the state restarted at the pending play timing (`resume_at`)."""
+    def imaginable(self) -> bool:
+        """Whether `imagine` can picture the game now: at a play timing taken directly by a
+        turn-structure node (elsewhere a fork replays answers given since, which a re-dealt
+        world may contradict)."""
+        return self._decision is not None and self.resume_at is not None
+
+    def imagine(self, player: int, seed: int) -> Game:
+        """A fork at the pending play timing as `player` may picture it: the cards hidden from them
+        re-dealt at random and the future's chance unknown (`engine/determinize.py`). What a
+        search agent plays its tries on, so that it never reads what its player cannot see."""
+        if not self.imaginable():
+            raise GameError("imagine: the pending decision is not a play timing taken by the turn structure")
+        state = self.state.copy()
+        redeal_hidden(self, state, player, random.Random(seed))
+        return self._restarted(state, log=False)
+
+    def _restarted(self, state: GameState | None = None, *, log: bool | None = None) -> Game:
+        """A copy of the state (or `state`, a copy already made) restarted at the pending play
+        timing (`resume_at`), logging as this game does unless `log` says otherwise."""
         assert self.resume_at is not None
-        g = Game(self.rb, self.cards, self.decks, self.seed, log=self.logging, state=self.state.copy())
+        g = Game(self.rb, self.cards, self.decks, self.seed, log=self.logging if log is None else log,
+                 state=self.state.copy() if state is None else state)
         for name in _CARRIED:
             setattr(g, name, getattr(self, name))
         g.state.decisions -= 1  # the pending decision is asked again, and counted again
-        g.entries = list(self.entries)
+        g.entries = list(self.entries) if g.logging else []
         g.answers = list(self.answers)
         g.auto_steps -= 1  # the asking step starts again, and is counted again
         done: dict[int, Ctx] = {}
