@@ -5,7 +5,8 @@ Measures, on one core: rulebook load-and-validate time, card load time, random g
 decisions per second, the peak memory of one game, and what search agents pay for a copy: a state
 copy, and a fork at a play timing (a restart from the copied state) or elsewhere (from the last play
 timing the game kept, and, for comparison, a replay of every answer from the start), as medians over
-every decision of a few games; prints a JSON object.
+every decision of a few games; and what the Monte Carlo search agent pays per decision, with the
+cost of one imagined world beside it. Prints a JSON object.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ import statistics
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 from interpreter import compiled
-from interpreter.agents.base import RandomAgent
+from interpreter.agents import MonteCarloAgent, RandomAgent
 from interpreter.cli.setup import load_game_env
 from interpreter.engine.game import Game
 from interpreter.loader.rulebook import load_rulebook
@@ -61,6 +63,7 @@ def main() -> None:
     tracemalloc.stop()
 
     costs = _copy_costs(rb, cards, decks, args.seed)
+    search = _search_costs(rb, cards, decks, args.seed)
 
     print(json.dumps({
         "game": args.game, "games": args.n, "compiled_engine": compiled(),
@@ -72,6 +75,7 @@ def main() -> None:
         "fork_at_play_timing_ms": _median_ms(costs["restart"]), "forks_at_play_timing": len(costs["restart"]),
         "fork_from_checkpoint_ms": _median_ms(costs["checkpoint"]), "forks_from_checkpoint": len(costs["checkpoint"]),
         "fork_by_full_replay_ms": _median_ms(costs["replay"]), "forks_by_full_replay": len(costs["replay"]),
+        **search,
     }, indent=2))
 
 
@@ -100,6 +104,31 @@ def _copy_costs(rb, cards, decks, seed: int, games: int = 5) -> dict[str, list[f
                 g.checkpoints, g._checkpoint = True, kept
             g.answer(agent.decide(d, {}))
     return out
+
+
+def _search_costs(rb, cards, decks, seed: int, decisions: int = 8, rollouts: int = 4) -> dict[str, Any]:  # noqa: ANN001
+    """What the Monte Carlo agent pays at P1's first play timings with a choice (against a random
+    P2): time per decision, play-outs per second, and the median imagined world (`Game.imagine`,
+    a state copy with the hidden cards re-dealt), so the share of a search spent copying shows."""
+    g = Game(rb, cards, decks, seed, log=False)
+    mc, other = MonteCarloAgent(seed, rollouts=rollouts), RandomAgent(seed)
+    spent, worlds, asked = 0.0, [], 0
+    while (d := g.advance()) is not None and asked < decisions:
+        if d.player == 0 and g.imaginable() and len(d.ids()) > 1:
+            for s in range(3):
+                t0 = time.perf_counter()
+                g.imagine(0, s)
+                worlds.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            g.answer(mc.decide_in(g, d))
+            spent += time.perf_counter() - t0
+            asked += 1
+        else:
+            g.answer((mc.fallback if d.player == 0 else other).decide(d, {}))
+    return {"search_rollouts_per_option": rollouts, "search_decisions": asked,
+            "search_decision_ms": round(spent / asked * 1000, 1) if asked else None,
+            "search_playouts_per_second": round(mc.playouts / spent, 1) if spent else None,
+            "imagined_world_ms": _median_ms(worlds)}
 
 
 def _profile(game: str, n: int, seed: int) -> None:
