@@ -50,6 +50,10 @@ for title in ("lovelive", "haikyu"):
         forks += 1
         same += f.state.fingerprint() == g.state.fingerprint() and f.entries == g.entries
     print(title, "forks", forks, "same", same, g.state.fingerprint())
+    if title == "haikyu":  # a search agent's game: imagined worlds (a Love Live one takes seconds)
+        g = play_one(rb, cards, decks, 4, log=True, agents=("mc:2", "random"))
+        text = "\n".join(e.text for e in g.entries)
+        print(title, "searched", g.state.fingerprint(), hashlib.sha256(text.encode()).hexdigest())
 """
 
 
