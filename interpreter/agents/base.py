@@ -13,7 +13,15 @@ if TYPE_CHECKING:
 
 
 class Agent(Protocol):
+    """Answers from the decision and what its player sees."""
+
     def decide(self, decision: Decision, view: dict[str, Any]) -> list[str]: ...
+
+
+class SearchAgent(Protocol):
+    """Answers by trying options on worlds its player may picture (`Game.imagine` only)."""
+
+    def decide_in(self, game: Game, decision: Decision) -> list[str]: ...
 
 
 class RandomAgent:
