@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter import compiled
-from interpreter.agents import ask, make_agent
+from interpreter.agents import ask, make_agents
 from interpreter.engine.decisions import Decision
 from interpreter.engine.game import Game
 from interpreter.loader.model import CardDef, Rulebook
@@ -34,7 +34,7 @@ Decks = list[dict[str, list[str]]]
 def _answers(seed: int, agents: tuple[str, ...] | None, players: int) -> Callable[[Game, Decision], list[str]]:
     """The seats' agents by name (None: seeded random agents everywhere), seeded from the game's seed
     as `sogo play --seed` seeds them."""
-    seats = [make_agent(name, seed, p) for p, name in enumerate(agents or ("random",) * players)]
+    seats = make_agents(agents or ("random",) * players, seed, players)
     return lambda g, d: ask(seats[d.player], g, d)
 
 
@@ -190,10 +190,7 @@ def simulate(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, games: int, 
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
     if agents is not None:
-        if len(agents) != len(decks):
-            raise ValueError(f"need {len(decks)} agents, got {len(agents)}")
-        for p, name in enumerate(agents):
-            make_agent(name, seed, p)
+        make_agents(agents, seed, len(decks))
     opts = SimOptions(invariants, max_decisions, agents)
     seeds = [seed + i for i in range(games)]
     workers = max(1, min(workers, games)) if backend == "processes" else max(1, workers)

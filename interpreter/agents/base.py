@@ -90,6 +90,13 @@ def make_agent(name: str, seed: int, player: int) -> Any:
     raise ValueError(f"unknown agent '{name}' (known: {AGENTS})")
 
 
+def make_agents(names: tuple[str, ...], seed: int, players: int) -> list[Any]:
+    """One agent per seat by name (`make_agent`); ValueError when the count or a name is wrong."""
+    if len(names) != players:
+        raise ValueError(f"need {players} agents, got {len(names)}")
+    return [make_agent(name, seed, p) for p, name in enumerate(names)]
+
+
 def ask(agent: Any, game: Game, decision: Decision) -> list[str]:
     """The one way to ask an agent: a search agent (with `decide_in`) is handed the game, which it
     reads only through `Game.imagine`; any other sees the decision and its player's view (an empty

@@ -50,22 +50,18 @@ def _setup(game_name: str, decks: tuple[str, ...] | None) -> tuple[Any, Any, lis
         raise
 
 
-def _seats(agents: str, players: int, seed: int, *, human: bool) -> tuple[str, ...]:
-    """The --agents names, one per seat, each checked by making it once (a usage error otherwise)."""
-    from interpreter.agents import make_agent
+def _seats(agents: str, players: int, seed: int, *, human: bool) -> tuple[tuple[str, ...], list[Any]]:
+    """The --agents names, one per seat, and the agents they make (a usage error otherwise)."""
+    from interpreter.agents import make_agents
 
     names = tuple(n.strip() for n in agents.split(","))
-    if len(names) != players:
-        raise click.BadParameter(f"need {players} agents, got {len(names)}", param_hint="--agents")
     if not human and "human" in names:
         raise click.BadParameter("a simulation has no one to ask: play as a human with `sogo play`",
                                  param_hint="--agents")
-    for i, n in enumerate(names):
-        try:
-            make_agent(n, seed, i)
-        except ValueError as e:
-            raise click.BadParameter(str(e), param_hint="--agents") from e
-    return names
+    try:
+        return names, make_agents(names, seed, players)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--agents") from e
 
 
 @cli.command()
@@ -82,13 +78,12 @@ def _seats(agents: str, players: int, seed: int, *, human: bool) -> tuple[str, .
 def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: str,
          save_replay: str | None) -> None:
     """Play one complete game and print its log, each event with the rule it applies."""
-    from interpreter.agents import ask, make_agent
+    from interpreter.agents import ask
     from interpreter.engine.errors import GameError
     from interpreter.engine.game import Game
 
     rb, cards, deck_lists = _setup(game, decks)
-    names = _seats(agents, len(deck_lists), seed, human=True)
-    players = [make_agent(n, seed, i) for i, n in enumerate(names)]
+    names, players = _seats(agents, len(deck_lists), seed, human=True)
     g = Game(rb, cards, deck_lists, seed=seed)
     recorder = None
     if save_replay:
@@ -179,7 +174,7 @@ def simulate(game: str, games: int, seed: int, decks: tuple[str, ...], as_json: 
     from interpreter.sim import simulate as run_sim
 
     rb, cards, deck_lists = _setup(game, decks)
-    seats = _seats(agents, len(deck_lists), seed, human=False) if agents else None
+    seats = _seats(agents, len(deck_lists), seed, human=False)[0] if agents else None
     bar: Any = None
     if not as_json and sys.stderr.isatty():
         from tqdm import tqdm
