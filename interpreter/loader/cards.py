@@ -7,14 +7,12 @@ expected; every error of every file is reported at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from interpreter.engine.context import Ctx
 from interpreter.engine.functions import Multiset
-from interpreter.expr.compiler import constant
 from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.diagnostics import Diagnostics, LoadError
 from interpreter.loader.model import Ability, CardDef, Rulebook
@@ -127,26 +125,6 @@ def _check_field(rb: Rulebook, f: dict[str, Any], value: Any, loc: Loc, comp: Co
     return value
 
 
-def _can_fn(rb: Rulebook, step: Step) -> Callable[[Ctx], bool]:
-    """Whether one cost step can be paid now (templates declare `can`; other verbs always can)."""
-    if step.verb != "call":
-        return constant(True)
-    tpl = rb.templates[step.args["template"]]
-    if tpl.can is None:
-        return constant(True)
-    args = {k: f for k, f in step.args.items() if k != "template"}
-    defaults = tpl.defaults
-    can = tpl.can
-
-    def fn(ctx: Ctx) -> bool:
-        params = {k: d(ctx) for k, d in defaults.items()}
-        for k, f in args.items():
-            params[k] = f(ctx)
-        return bool(can(ctx.child(vars=params)))
-
-    return fn
-
-
 ENGINE_KINDS = {"voluntarily": "activated", "on_trigger": "auto", "never": "continuous"}
 
 
@@ -209,7 +187,7 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
         continuous = comp.spec(raw.get("effect", {}), loc.at("effect"))
     else:
         effect = comp.steps(raw.get("effect", []), loc.at("effect"))
-    return Ability(index, kind, tuple(rules), triggers, cost, [_can_fn(rb, s) for s in cost],
+    return Ability(index, kind, tuple(rules), triggers, cost,
                    bool(raw.get("optional", False)), effect, continuous, limit, gate, tuple(kws),
                    str(raw.get("text", "")), tuple(conditions))
 

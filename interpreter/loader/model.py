@@ -71,7 +71,6 @@ class Ability:
     rules: tuple[str, ...]
     triggers: list[dict[str, Any]]
     cost: tuple[Step, ...]
-    cost_can: list[Fn]
     optional: bool
     effect: tuple[Step, ...]
     continuous: dict[str, Any] | None

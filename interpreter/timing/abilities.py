@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.engine.context import Ctx
 from interpreter.loader.model import Ability
 from interpreter.state.objects import FACE, GameObject, Pending
+from interpreter.timing.payability import can_pay, choices_allow_play
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -111,29 +112,10 @@ def limit_ok(game: Game, obj: GameObject, ab: Ability) -> bool:
     return ab.limit is None or game.state.ability_uses.get(use_key(obj, ab), 0) < ab.limit
 
 
-def choosable(game: Game, ab: Ability, ctx: Ctx) -> bool:
-    """An ability whose effect must choose a set number of things cannot be played when not
-    enough can be chosen (checked for the effect's own top-level choices at play time)."""
-    for step in ab.effect:
-        if step.verb != "choose":
-            continue
-        a = step.args
-        try:
-            cands = a["from"](ctx)
-            lo = a["min"](ctx) if "min" in a else 1
-        except Exception:  # noqa: BLE001 - depends on values bound while resolving: decided then
-            continue
-        cands = cands if isinstance(cands, list) else ([] if cands is None else [cands])
-        if "where" in a:
-            cands = [c for c in cands if a["where"](ctx.child(vars={a["as"]: c}))]
-        if lo > 0 and len(cands) < lo:
-            return False
-    return True
-
-
-def can_pay(game: Game, ab: Ability, ctx: Ctx) -> bool:
-    """All-or-nothing costs: every part must be payable before any is paid."""
-    return all(f(ctx) for f in ab.cost_can)
+def playable(game: Game, ab: Ability, ctx: Ctx) -> bool:
+    """Whether the ability can be played now: its whole cost can be paid, and its choices allow
+    it by the rulebook's rule (interpreter/timing/payability.py)."""
+    return can_pay(game, ab.cost, ctx) and choices_allow_play(game, ab.effect, ctx)
 
 
 def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
@@ -157,8 +139,11 @@ def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
     if isinstance(src, GameObject) and not limit_ok(game, src, ab):
         game.log("resolve", f"{game.describe(src)}: ability {ab.index + 1} already used up this turn", ab.rules)
         return
+    if not choices_allow_play(game, ab.effect, actx):
+        game.log("resolve", f"{name}: ability {ab.index + 1} cannot be played (too few to choose from)", ab.rules)
+        return
     if ab.cost:
-        if not can_pay(game, ab, actx):
+        if not can_pay(game, ab.cost, actx):
             game.log("resolve", f"{name}: the cost cannot be paid", ab.rules)
             return
         if ab.optional:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
-from interpreter.timing.abilities import ability_objects, activate, can_pay, choosable, gate_ok, limit_ok
+from interpreter.timing.abilities import ability_objects, activate, gate_ok, limit_ok, playable
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -36,7 +36,7 @@ def legal_actions(game: Game, player: int, action_ids: list[str], ctx: Ctx) -> l
                     if ab.kind != "activated" or not gate_ok(obj, ab, game) or not limit_ok(game, obj, ab):
                         continue
                     actx = Ctx(game, None, you=player, this=obj, rules=ab.rules, ability=ab)
-                    if can_pay(game, ab, actx) and choosable(game, ab, actx):
+                    if playable(game, ab, actx):
                         options.append(Option(f"{aid}:c{obj.oid}:a{ab.index}",
                                               f"{aid} {game.describe(obj)} ability {ab.index + 1}", (act, obj, ab)))
         elif act.kind == "declare":

@@ -1,0 +1,142 @@
+"""Whether a cost can be paid in full, and whether an ability's choices let it be played.
+
+Costs are all or nothing in every game: a cost is payable only if all of it can be done now. A
+cost may be written with any steps (a template, a choice, a move, a state change), so payability
+is worked out from the steps themselves, by a dry run that changes nothing:
+
+- a `choose` needs at least its minimum of candidates (cards already spent by an earlier step of
+  the same cost do not count twice); its name is bound to the first candidates so later steps can
+  be judged;
+- a `move` or `set_state` needs its cards still in play, and a state change needs a card not
+  already in that state (an action that would change nothing is not done, so it pays nothing);
+- a template call is judged by the template's own `can` when it states one, else by its steps;
+- `let`, `if` and `cite` are followed; every other step is taken to be doable.
+
+A step whose values depend on what is only known while paying (it cannot be evaluated now) is
+judged when it is paid, as before.
+
+Which choices keep an ability from being played is the rulebook's decision (`choosing.short_choice`):
+`allowed` (never: only costs stop a play), `blocks_partial` (a set-number choice that can be only
+partly filled stops it; one that cannot be filled at all is skipped) or `blocks` (any set-number
+choice that cannot be filled stops it). Cards chosen from a zone the chooser cannot fully see never
+stop a play: such a search may find nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from interpreter.engine.context import Ctx
+from interpreter.state.objects import GameObject
+from interpreter.verbs.cards import as_objects
+from interpreter.verbs.registry import Step
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
+SHORT_CHOICE: Final = ("allowed", "blocks_partial", "blocks")
+"""The values of `choosing.short_choice`, in order of strictness."""
+
+
+def _pool(step: Step, ctx: Ctx) -> list[Any]:
+    cands = step.args["from"](ctx)
+    return cands if isinstance(cands, list) else ([] if cands is None else [cands])
+
+
+def _candidates(step: Step, ctx: Ctx, spent: set[int], pool: list[Any] | None = None) -> list[Any]:
+    """What a `choose` step may pick now: its pool less cards spent, filtered by `where`."""
+    a = step.args
+    cands = _pool(step, ctx) if pool is None else pool
+    if spent:
+        cands = [c for c in cands if not (isinstance(c, GameObject) and c.oid in spent)]
+    if "where" in a:
+        cond, name = a["where"], a["as"]
+        cands = [c for c in cands if cond(ctx.child(vars={name: c}))]
+    return cands
+
+
+def _doable(game: Game, steps: tuple[Step, ...], ctx: Ctx, spent: set[int]) -> bool:
+    for step in steps:
+        try:
+            ok = _step_doable(game, step, ctx, spent)
+        except Exception:  # noqa: BLE001 - needs values bound while paying: judged when it is paid
+            ok = True
+        if not ok:
+            return False
+    return True
+
+
+def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
+    verb, a = step.verb, step.args
+    if verb == "choose":
+        cands = _candidates(step, ctx, spent)
+        lo = a["min"](ctx) if "min" in a else 1
+        if len(cands) < lo:
+            return False
+        ctx.vars[a["as"]] = cands[:max(lo, 0)]
+        return True
+    if verb == "move" or verb == "set_state":
+        objs = as_objects(a["cards"](ctx))
+        live = game.state.objects
+        for o in objs:
+            if o.oid not in live or o.oid in spent:
+                return False
+            if verb == "set_state" and (a["state"] not in o.states or o.states[a["state"]] == a["value"]):
+                return False
+        if verb == "move":
+            spent.update(o.oid for o in objs)
+        return True
+    if verb == "call":
+        tpl = game.rb.templates[a["template"]]
+        params = {name: (a[name] if name in a else default)(ctx) for name, default in tpl.defaults.items()}
+        for k, f in a.items():
+            if k != "template" and k not in params:
+                params[k] = f(ctx)
+        inner = ctx.child(vars=params)
+        if tpl.can is not None:
+            return bool(tpl.can(inner))
+        return _doable(game, tpl.steps, inner, spent)
+    if verb == "let":
+        for k, f in a.items():
+            ctx.vars[k] = f(ctx)
+        return True
+    if verb == "if":
+        branch = a.get("then") if a["cond"](ctx) else a.get("else")
+        return _doable(game, branch or (), ctx.child(), spent)
+    if verb == "cite":
+        return _doable(game, a["do"], ctx.child(), spent)
+    return True
+
+
+def can_pay(game: Game, steps: tuple[Step, ...], ctx: Ctx) -> bool:
+    """Whether every step of a cost can be done now (nothing is changed by asking)."""
+    if not steps:
+        return True
+    return _doable(game, steps, ctx.child(), set())
+
+
+def choices_allow_play(game: Game, effect: tuple[Step, ...], ctx: Ctx) -> bool:
+    """Whether the effect's own set-number choices let its ability be played, by the rulebook's
+    `choosing.short_choice` (see the module docstring). Only the effect's top-level choices are
+    judged: later ones depend on what earlier steps do."""
+    rule = (game.rb.timing.get("choosing") or {}).get("short_choice", "allowed")
+    if rule == "allowed":
+        return True
+    for step in effect:
+        if step.verb != "choose":
+            continue
+        a = step.args
+        try:
+            lo = a["min"](ctx) if "min" in a else 1
+            if lo <= 0:
+                continue  # "up to N": any number, none included
+            pool = _pool(step, ctx)
+            player = a["player"](ctx)
+            if any(isinstance(c, GameObject) and not game.zone_fully_visible(c, player) for c in pool):
+                continue  # a search of cards the chooser cannot all see may find nothing
+            cands = _candidates(step, ctx, set(), pool)
+        except Exception:  # noqa: BLE001 - depends on values bound while resolving: decided then
+            continue
+        if len(cands) < lo and (rule == "blocks" or cands):
+            return False
+    return True

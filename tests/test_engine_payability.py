@@ -1,0 +1,93 @@
+"""Payability and playability on the toy rulebook: a cost written as steps is payable only if all of
+it can be done now (worked out from the steps, not from a `can` each card would have to write), and
+the rulebook's `choosing.short_choice` says which unfillable choices of an effect stop a play."""
+
+from __future__ import annotations
+
+import pytest
+from toy_engine import play, toy_env, toy_game
+
+from interpreter.engine.context import Ctx
+from interpreter.timing.payability import can_pay, choices_allow_play
+
+
+def options(g):
+    d = g.advance()
+    return [o.id for o in d.options] if d is not None else []
+
+
+def uses(g, card_id):
+    return [o for o in options(g) if o.startswith("use:") and any(
+        ob.card_id == card_id and f":c{ob.oid}:" in o for ob in g.state.objects.values())]
+
+
+@pytest.fixture
+def short_choice(monkeypatch):
+    """Set the toy rulebook's short_choice rule for one test (the rulebook is shared)."""
+    rb, _ = toy_env()
+
+    def set_rule(rule):
+        monkeypatch.setitem(rb.timing, "choosing", {"id": "choosing", "rules": ["7"], "short_choice": rule})
+    return set_rule
+
+
+def test_a_choice_in_a_cost_needs_its_minimum():
+    g = toy_game({"P1": {"field": ["U-TWO-COST"], "hand": ["U-PLAIN"]}}, stop="two")
+    assert not uses(g, "U-TWO-COST")
+    g = toy_game({"P1": {"field": ["U-TWO-COST"], "hand": ["U-PLAIN", "U-DASH"]}}, stop="two")
+    assert uses(g, "U-TWO-COST")
+    play(g, [uses(g, "U-TWO-COST")[0], "pass"])
+    assert g.state.vars.get("two_cost_used") is True
+    assert len(g.state.zones[("discard", 0)]) == 2
+
+
+def test_a_card_spent_by_one_step_of_a_cost_does_not_pay_a_later_step():
+    g = toy_game({"P1": {"field": ["U-TWICE-COST"], "hand": ["U-PLAIN"]}}, stop="two")
+    assert not uses(g, "U-TWICE-COST")
+    g = toy_game({"P1": {"field": ["U-TWICE-COST"], "hand": ["U-PLAIN", "U-PLAIN"]}}, stop="two")
+    assert uses(g, "U-TWICE-COST")
+
+
+def test_a_state_change_that_changes_nothing_pays_nothing():
+    # The field carries no face state: putting a card there face down would do nothing.
+    g = toy_game({"P1": {"field": ["U-HIDE-COST"]}}, stop="two")
+    assert not uses(g, "U-HIDE-COST")
+
+
+def test_asking_changes_nothing():
+    g = toy_game({"P1": {"field": ["U-TWO-COST"], "hand": ["U-PLAIN", "U-DASH"]}}, stop="two")
+    g.advance()
+    before = (g.version, {k: list(v) for k, v in g.state.zones.items()}, dict(g.state.vars))
+    obj = next(o for o in g.state.objects.values() if o.card_id == "U-TWO-COST")
+    ab = g.cards[obj.card_id].abilities[0]
+    assert can_pay(g, ab.cost, Ctx(g, None, you=0, this=obj))
+    assert before == (g.version, {k: list(v) for k, v in g.state.zones.items()}, dict(g.state.vars))
+
+
+@pytest.mark.parametrize("rule, in_discard, offered", [
+    ("allowed", 0, True), ("allowed", 1, True),
+    ("blocks_partial", 0, True), ("blocks_partial", 1, False), ("blocks_partial", 2, True),
+    ("blocks", 0, False), ("blocks", 1, False), ("blocks", 2, True),
+])
+def test_short_choice_rule(short_choice, rule, in_discard, offered):
+    short_choice(rule)
+    g = toy_game({"P1": {"field": ["U-GRAB"], "discard": ["U-PLAIN"] * in_discard}}, stop="two")
+    assert bool(uses(g, "U-GRAB")) is offered
+
+
+def test_as_much_as_possible_when_short_choices_are_allowed(short_choice):
+    short_choice("allowed")
+    g = toy_game({"P1": {"field": ["U-GRAB"], "discard": ["U-PLAIN"]}}, stop="two")
+    play(g, [uses(g, "U-GRAB")[0], "pass"])
+    assert g.state.vars.get("grabbed") == 1
+
+
+@pytest.mark.parametrize("rule", ["blocks_partial", "blocks"])
+def test_a_search_of_a_hidden_zone_never_stops_a_play(short_choice, rule):
+    # The deck is hidden: whether it holds two red units must not decide whether Dig is offered.
+    short_choice(rule)
+    g = toy_game({"P1": {"field": ["U-DIG"], "deck": ["U-DASH", "U-PLAIN"]}}, stop="two")
+    assert uses(g, "U-DIG")
+    obj = next(o for o in g.state.objects.values() if o.card_id == "U-DIG")
+    ab = g.cards[obj.card_id].abilities[0]
+    assert choices_allow_play(g, ab.effect, Ctx(g, None, you=0, this=obj))
