@@ -19,7 +19,7 @@ import os
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_packages, setup
 
 # The engine's hot path: the game and its contexts, expressions, timing procedures, verbs, the walker,
 # the state and the rulebook's compiled records. What stays plain Python calls into it, so any module
@@ -67,4 +67,18 @@ def _ext_modules() -> list:
     return mypycify(COMPILED, opt_level="3")
 
 
-setup(ext_modules=_ext_modules())
+# The rulebooks, schemas and sample cards stay top-level folders of the checkout; a wheel carries them
+# as package data of interpreter.data (found with importlib.resources, interpreter/locations.py).
+DATA = ("rulebooks", "schemas", "cards")
+
+
+def _packages() -> list[str]:
+    return find_packages(include=["interpreter", "interpreter.*"]) + [f"interpreter.data.{d}" for d in DATA]
+
+
+setup(
+    ext_modules=_ext_modules(),
+    packages=_packages(),
+    package_dir={f"interpreter.data.{d}": d for d in DATA},
+    package_data={f"interpreter.data.{d}": ["**/*.yaml", "**/*.json", "**/*.md"] for d in DATA},
+)

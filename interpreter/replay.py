@@ -292,7 +292,10 @@ def run_replay(rep: Replay, rb: Rulebook, cards: dict[str, CardDef], *, log: boo
 
 # -- golden transcripts ------------------------------------------------------------------------
 def golden_dir() -> Path:
-    return Path(__file__).resolve().parents[1] / "tests" / "golden"
+    """The golden transcripts: a source checkout's tests (an installed Sogo ships none)."""
+    from interpreter import locations
+
+    return (locations.source_checkout() or Path.cwd()) / "tests" / "golden"
 
 
 def golden_games(directory: Path | None = None) -> list[tuple[str, int]]:

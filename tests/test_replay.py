@@ -140,7 +140,11 @@ def test_validate_checks_replays(recorded, tmp_path):
     broken.write_text("{\n", encoding="utf-8")
     code, out, err = run("validate", str(bad), str(broken))
     assert code == 1 and out == ""
-    assert err.splitlines() == [f"{bad}:1:1: no rulebook 'lovelivx' (known: haikyu, haikyu@1.02, lovelive)",
+    from interpreter.locations import describe_search
+
+    looked = describe_search("rulebooks")
+    assert err.splitlines() == [f"{bad}:1:1: no rulebook 'lovelivx' (known: haikyu, haikyu@1.02, lovelive; "
+                                f"looked in: {looked})",
                                 f"{broken}:1:2: not JSON: Expecting property name enclosed in double quotes",
                                 "2 problem(s)"]
 

@@ -20,8 +20,23 @@ def _fail(diags: Any) -> None:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sogo")
-def cli() -> None:
-    """Sogo: run trading card games from their comprehensive rules, written as data."""
+@click.option("--rulebooks", "rulebook_dirs", multiple=True, type=click.Path(file_okay=False),
+              help="A directory of rulebooks to search before $SOGO_RULEBOOKS, ./rulebooks and the shipped ones "
+                   "(repeatable).")
+@click.option("--cards", "card_dirs", multiple=True, type=click.Path(file_okay=False),
+              help="A directory of card folders (one per game id) to search before $SOGO_CARDS, ./cards and the "
+                   "shipped ones (repeatable).")
+def cli(rulebook_dirs: tuple[str, ...], card_dirs: tuple[str, ...]) -> None:
+    """Sogo: run trading card games from their comprehensive rules, written as data.
+
+    Rulebooks and cards are found by game id along a search path: --rulebooks / --cards, then
+    $SOGO_RULEBOOKS / $SOGO_CARDS (lists of directories), then ./rulebooks and ./cards, then the
+    rulebooks and sample cards shipped with Sogo.
+    """
+    from interpreter import locations
+
+    locations.add_search_dirs("rulebooks", rulebook_dirs)
+    locations.add_search_dirs("cards", card_dirs)
 
 
 @cli.command()

@@ -1,8 +1,9 @@
 """Shared loading for the commands that play games: rulebook, cards and decks.
 
-Cards live in `cards/<game id>/` for every rules version of the game (a card for later versions
-only says `since:`); a versioned rulebook `rulebooks/<game>@<version>` takes its sample decks from
-`cards/<game>@<version>/` when that folder exists, else from `cards/<game>/`.
+Cards live in a folder named for the game id, `<game id>/`, on the card search path (see
+interpreter/locations.py), for every rules version of the game (a card for later versions only says
+`since:`); a versioned rulebook `<game>@<version>` takes its sample decks from a card folder
+`<game>@<version>/` when there is one, else from `<game>/`.
 """
 
 from __future__ import annotations
@@ -10,18 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from interpreter import locations
 from interpreter.loader.cards import load_cards, load_deck
 from interpreter.loader.diagnostics import LoadError
 from interpreter.loader.model import Rulebook
 from interpreter.loader.rulebook import load_rulebook
 
 
-def repo_root() -> Path:
-    return Path(__file__).resolve().parents[2]
-
-
 def cards_dir(game_id: str) -> Path:
-    return repo_root() / "cards" / game_id
+    """The first card folder for a game on the search path (where it would be, if there is none)."""
+    found = locations.find("cards", game_id)
+    return found if found is not None else locations.shipped("cards") / game_id
 
 
 def decks_dir(rb: Rulebook) -> Path:
@@ -44,7 +44,8 @@ def load_game_env(game: str, decks: list[str] | None) -> tuple[Any, Any, list[di
     cards = load_cards(rb, [cards_dir(rb.id)])
     paths = [Path(d) for d in decks] if decks else sample_decks(rb)
     if not paths:
-        raise LoadError.single(str(decks_dir(rb)), 1, 1, "no sample decks (deck*.yaml) for this game")
+        raise LoadError.single(str(decks_dir(rb)), 1, 1, "no sample decks (deck*.yaml) for this game; looked in: "
+                               + locations.describe_search("cards"))
     players = int(rb.raw.get("players", {}).get("count", 2))
     if len(paths) == 1:
         paths = paths * players

@@ -121,6 +121,11 @@ class _Validator:
         all_cards = sorted(x for x in home.glob("*.yaml") if not x.name.startswith("deck"))
         if versioned and not all_cards:
             all_cards = sorted(x for x in cdir.glob("*.yaml") if not x.name.startswith("deck"))
+        if not card_files and not all_cards:
+            # A deck kept apart from any card file: its cards are the game's, from the card search path.
+            from interpreter.cli.setup import cards_dir
+
+            all_cards = sorted(x for x in cards_dir(game).glob("*.yaml") if not x.name.startswith("deck"))
         cards = _under(cdir.name, crb, card_files or all_cards) if versioned \
             else load_cards(crb, card_files or all_cards)
         for f in deck_files:

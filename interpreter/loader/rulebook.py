@@ -6,11 +6,11 @@ sees every mistake in one run.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
 
+from interpreter import locations
 from interpreter.engine.context import GLOBAL_NAMES
 from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.diagnostics import Diagnostics, LoadError
@@ -38,36 +38,36 @@ from interpreter.loader.sections import (
 )
 from interpreter.loader.yaml_safe import SourceMap, load_yaml
 
-RULEBOOKS_ENV = "SOGO_RULEBOOKS"
 PART_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*\.yaml$")
 """The pattern of `parts` entries in schemas/rulebook.schema.json: the schema reports a name that fails it."""
 
 
-def rulebooks_dir() -> Path:
-    env = os.environ.get(RULEBOOKS_ENV)
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "rulebooks"
+def known_rulebooks() -> list[str]:
+    """The rulebook names found on the search path (interpreter/locations.py), sorted."""
+    names: set[str] = set()
+    for root in locations.search_path("rulebooks"):
+        if root.is_dir():
+            names.update(d.name for d in root.iterdir() if (d / "rulebook.yaml").is_file())
+    return sorted(names)
 
 
 def find_rulebook(name_or_path: str) -> Path:
-    """A rulebook is named by its directory, or by a game id under rulebooks/ (`game@version`
-    selects a versioned sibling directory `game@version`)."""
+    """A rulebook is named by its directory, or by a game id on the rulebook search path
+    (`game@version` selects a versioned sibling directory `game@version`)."""
     p = Path(name_or_path)
     if (p / "rulebook.yaml").is_file():
         return p
-    cand = rulebooks_dir() / name_or_path
-    if (cand / "rulebook.yaml").is_file():
-        return cand
-    known = sorted(d.name for d in rulebooks_dir().iterdir() if (d / "rulebook.yaml").is_file()) \
-        if rulebooks_dir().is_dir() else []
-    raise LoadError.single(str(p), 1, 1, f"no rulebook '{name_or_path}' (known: {', '.join(known) or 'none'})")
+    found = locations.find("rulebooks", name_or_path)
+    if found is not None and (found / "rulebook.yaml").is_file():
+        return found
+    known = ", ".join(known_rulebooks()) or "none"
+    raise LoadError.single(str(p), 1, 1, f"no rulebook '{name_or_path}' (known: {known}; looked in: "
+                                         f"{locations.describe_search('rulebooks')})")
 
 
 def rulebook_versions(game_id: str) -> list[str]:
-    """Names of the versioned rulebooks of a game under rulebooks/ (`game@1.02`, ...), oldest first."""
-    root = rulebooks_dir()
-    if not root.is_dir():
-        return []
-    found = [d.name for d in root.iterdir() if d.name.startswith(f"{game_id}@") and (d / "rulebook.yaml").is_file()]
+    """Names of the versioned rulebooks of a game on the search path (`game@1.02`, ...), oldest first."""
+    found = [n for n in known_rulebooks() if n.startswith(f"{game_id}@")]
 
     def key(name: str) -> tuple[tuple[int, str], ...]:
         return tuple((int(p), "") if p.isdigit() else (-1, p) for p in name.split("@", 1)[1].split("."))

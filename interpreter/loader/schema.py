@@ -26,6 +26,8 @@ from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
+from interpreter import locations
+
 from .diagnostics import Diagnostic, LoadError
 from .yaml_safe import PathKey, SourceMap
 
@@ -41,7 +43,6 @@ __all__ = [
 
 SCHEMA_ID_BASE = "https://sogo.dev/schemas/"
 _SUFFIX = ".schema.json"
-_DEFAULT_DIR = Path(__file__).resolve().parents[2] / "schemas"
 
 _TYPE_WORDS = {
     "object": "mapping",
@@ -55,9 +56,8 @@ _TYPE_WORDS = {
 
 
 def schemas_dir() -> Path:
-    """Where schemas are read from: ``$SOGO_SCHEMAS`` if set (tests, tools), else repo ``schemas/``."""
-    override = os.environ.get("SOGO_SCHEMAS")
-    return Path(override) if override else _DEFAULT_DIR
+    """Where schemas are read from: ``$SOGO_SCHEMAS`` if set (tests, tools), else the shipped ones."""
+    return locations.schemas_dir()
 
 
 def _canonical_id(name: str) -> str:

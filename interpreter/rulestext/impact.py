@@ -17,14 +17,12 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from interpreter import locations
 from interpreter.loader.diagnostics import LoadError
 from interpreter.rbdiff.raw import Citation, RawRulebook, display_path, load_citations, rule_key
 
 from .diff import DiffEntry, RulesDiff
 from .model import RuleDoc
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS_DIR = REPO_ROOT / "tests" / "scenarios"
 
 
 @dataclass
@@ -108,8 +106,13 @@ class Impact:
 
 
 def default_scenarios(book: RawRulebook) -> Path:
-    """``tests/scenarios/<rulebook id>`` of this repository."""
-    return SCENARIOS_DIR / book.id
+    """``tests/scenarios/<rulebook id>`` of the working directory, else of the source checkout Sogo
+    runs from (an installed Sogo has no scenarios of its own)."""
+    here = Path.cwd() / "tests" / "scenarios" / book.id
+    checkout = locations.source_checkout()
+    if here.is_dir() or checkout is None:
+        return here
+    return checkout / "tests" / "scenarios" / book.id
 
 
 def load_scenario_citations(directory: Path) -> tuple[list[Citation], int, list[str]]:

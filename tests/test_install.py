@@ -1,0 +1,85 @@
+"""A real install: the wheel carries the rulebooks, schemas and sample cards, and an installed Sogo
+plays, validates and simulates from any directory, with users' own rulebooks on its search path.
+
+Builds the wheel from this checkout and installs it into a fresh virtual environment (its
+dependencies come from the package index, as a user's would), then runs the `sogo` it installed
+from a temporary directory that holds no part of the checkout."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """The `sogo` command of a fresh virtual environment with the wheel installed."""
+    base = tmp_path_factory.mktemp("install")
+    wheels = base / "wheels"
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(wheels)],
+                           capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    (wheel,) = wheels.glob("sogo-*.whl")
+    env_dir = base / "venv"
+    venv.create(env_dir, with_pip=True)
+    py = env_dir / "bin" / "python"
+    inst = subprocess.run([str(py), "-m", "pip", "install", "-q", str(wheel)], capture_output=True, text=True)
+    assert inst.returncode == 0, inst.stderr
+    return env_dir / "bin" / "sogo", py
+
+
+def run(cmd, cwd, *args):
+    return subprocess.run([str(cmd), *args], cwd=cwd, capture_output=True, text=True, timeout=600,
+                          env={"PATH": "/usr/bin:/bin", "HOME": str(cwd)})
+
+
+def test_the_installed_package_is_the_wheel_not_the_checkout(installed, tmp_path):
+    _, py = installed
+    out = subprocess.run([str(py), "-c", "import interpreter, interpreter.locations as l; "
+                                         "print(interpreter.__file__); print(l.shipped('rulebooks'))"],
+                         cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    module, shipped = out.stdout.split()
+    assert "site-packages" in module and not module.startswith(str(ROOT))
+    assert shipped.endswith("interpreter/data/rulebooks") and "site-packages" in shipped
+
+
+def test_play_validate_simulate_from_another_directory(installed, tmp_path):
+    sogo, _ = installed
+    played = run(sogo, tmp_path, "play", "lovelive", "--seed", "1")
+    assert played.returncode == 0, played.stderr
+    assert "result:" in played.stdout
+    sim = run(sogo, tmp_path, "simulate", "haikyu", "-n", "5")
+    assert sim.returncode == 0, sim.stderr
+    assert "completed: 5 of 5, 0 error(s)" in sim.stdout
+    shutil.copy(ROOT / "cards" / "haikyu" / "deck-a.yaml", tmp_path / "deck-mine.yaml")
+    checked = run(sogo, tmp_path, "validate", "deck-mine.yaml")
+    assert checked.returncode == 0, checked.stderr
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: haikyu\ncards:\n  - {id: X-1, type: nosuchtype}\n", encoding="utf-8")
+    failed = run(sogo, tmp_path, "validate", "bad.yaml")
+    assert failed.returncode == 1 and "bad.yaml:3:" in failed.stderr and "Traceback" not in failed.stderr
+
+
+def test_users_rulebooks_and_cards_on_the_search_path(installed, tmp_path):
+    sogo, _ = installed
+    mine = tmp_path / "mine"
+    shutil.copytree(ROOT / "rulebooks" / "haikyu", mine / "rulebooks" / "myhaikyu")
+    played = run(sogo, tmp_path, "--rulebooks", str(mine / "rulebooks"), "play", "myhaikyu", "--seed", "2")
+    assert played.returncode == 0, played.stderr
+    # The working directory's rulebooks/ and cards/ are searched too.
+    shutil.copytree(ROOT / "rulebooks" / "haikyu", tmp_path / "rulebooks" / "ownhaikyu")
+    shutil.copytree(ROOT / "cards" / "haikyu", tmp_path / "cards" / "haikyu")
+    played = run(sogo, tmp_path, "play", "ownhaikyu", "--seed", "3")
+    assert played.returncode == 0, played.stderr
+    missing = run(sogo, tmp_path, "play", "nosuchgame")
+    assert missing.returncode != 0 and "Traceback" not in missing.stderr
+    assert "known: " in missing.stderr and "haikyu" in missing.stderr
+    assert "looked in: rulebooks, " in missing.stderr and "site-packages/interpreter/data/rulebooks" in missing.stderr
