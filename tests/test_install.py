@@ -62,6 +62,9 @@ def test_play_validate_simulate_from_another_directory(installed, tmp_path):
     shutil.copy(ROOT / "cards" / "haikyu" / "deck-a.yaml", tmp_path / "deck-mine.yaml")
     checked = run(sogo, tmp_path, "validate", "deck-mine.yaml")
     assert checked.returncode == 0, checked.stderr
+    shutil.copy(ROOT / "tests" / "scenarios" / "lovelive" / "baton_touch.yaml", tmp_path / "scenario.yaml")
+    scen = run(sogo, tmp_path, "scenario", "run", "scenario.yaml")
+    assert scen.returncode == 0 and "1 passed, 0 failed" in scen.stdout, scen.stdout + scen.stderr
     bad = tmp_path / "bad.yaml"
     bad.write_text("game: haikyu\ncards:\n  - {id: X-1, type: nosuchtype}\n", encoding="utf-8")
     failed = run(sogo, tmp_path, "validate", "bad.yaml")

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from interpreter import locations
+from interpreter.cli.setup import cards_dir
 from interpreter.engine.context import GLOBAL_NAMES
 from interpreter.engine.decisions import Decision
 from interpreter.engine.errors import GameError, IllegalAnswer
@@ -61,13 +63,23 @@ def _env(rulebook: str, cards_paths: list[str]) -> tuple[Rulebook, dict[str, Car
     key = rulebook + "|" + "|".join(cards_paths)
     if key not in _CACHE:
         rb = load_rulebook(rulebook)
-        paths = [Path(p) if Path(p).is_absolute() else _repo() / p for p in cards_paths] or [_repo() / "cards" / rb.id]
+        paths = [_card_path(p) for p in cards_paths] or [cards_dir(rb.id)]
         _CACHE[key] = (rb, load_cards(rb, paths))
     return _CACHE[key]
 
 
-def _repo() -> Path:
-    return Path(__file__).resolve().parents[2]
+def _card_path(given: str) -> Path:
+    """A scenario's `cards:` entry: absolute, or relative to the working directory, else to the source
+    checkout Sogo runs from; `cards/<game>` is also looked up on the card search path."""
+    p = Path(given)
+    if p.is_absolute() or p.exists():
+        return p
+    checkout = locations.source_checkout()
+    if checkout is not None and (checkout / p).exists():
+        return checkout / p
+    if len(p.parts) == 2 and p.parts[0] == "cards":
+        return cards_dir(p.parts[1])
+    return p
 
 
 def _match(decision: Decision, selectors: list[str], game: Game) -> list[str]:
