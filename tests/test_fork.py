@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
 
 import pytest
 
@@ -137,9 +138,9 @@ def test_fork_needs_a_pending_decision(env: tuple) -> None:
 def test_scenario_game_forks_away_from_play_timings() -> None:
     """A game started mid-turn cannot replay from the start; from its last play timing it can."""
     from interpreter.loader.yaml_safe import load_yaml
-    from interpreter.scenarios.runner import _env, _repo, build_game
+    from interpreter.scenarios.runner import _env, build_game
 
-    sc, _ = load_yaml(_repo() / "tests" / "scenarios" / "lovelive" / "baton_touch.yaml")
+    sc, _ = load_yaml(Path(__file__).parent / "scenarios" / "lovelive" / "baton_touch.yaml")
     rb, cards = _env(sc["rulebook"], [])
     g = build_game(sc, rb, cards)
     d = g.advance()

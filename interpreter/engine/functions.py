@@ -74,6 +74,12 @@ def f_in_group(env: Any, zone: str | None, group: str) -> bool:
     return zone is not None and zone in env.game.rb.group_sets.get(group, ())
 
 
+def f_zone_visibility(env: Any, zone: str | None) -> str | None:
+    """Who may see a zone's cards, as the rulebook declares it: public, private or owner."""
+    zdef = env.game.rb.zones.get(zone) if zone is not None else None
+    return None if zdef is None else zdef.visibility
+
+
 def f_top(env: Any, zone: str, player: int | None, n: int) -> list[GameObject]:
     if n <= 0:
         return []
@@ -249,6 +255,7 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("cards_in", f_cards_in, 2, 2, pass_env=True),
         FuncSpec("zones_in", f_zones_in, 1, 1, pass_env=True),
         FuncSpec("in_group", f_in_group, 2, 2, pass_env=True),
+        FuncSpec("zone_visibility", f_zone_visibility, 1, 1, pass_env=True),
         FuncSpec("top", f_top, 3, 3, pass_env=True),
         FuncSpec("bottom", f_bottom, 3, 3, pass_env=True),
         FuncSpec("as_list", f_as_list, 1, 1, pass_env=True),

@@ -89,8 +89,8 @@ def _read_slot(obj: GameObject, kind: int) -> Any:
     return obj.entered_turn
 
 
-_MOVED: Final[dict[str, Any]] = {"type": "moved", "card": None, "old": None, "from": None, "to": None,
-                                 "from_player": None, "to_player": None}
+_MOVED: Final[dict[str, Any]] = {"type": "moved", "card": None, "old": None, "new": None, "from": None,
+                                 "to": None, "from_player": None, "to_player": None}
 """The shape of a card's move event. Each move copies it and fills it in: a dict built key by key
 grows past its first size at the sixth key, and a copy of a dict of the same keys does not."""
 
@@ -631,7 +631,7 @@ class Game:
             self.drop_pending([x for x in st.pending if x.source == obj.oid and x.created is None], ctx,
                               f" of {self.describe(new)}")
         event = _MOVED.copy()  # the commonest event, copied presized (see _MOVED)
-        event["card"], event["old"], event["from"], event["to"] = new, old, old_zone, zone
+        event["card"], event["old"], event["new"], event["from"], event["to"] = new, old, new, old_zone, zone
         event["from_player"], event["to_player"] = old_player, dest_player
         self.emit(event, ctx)
         yield from self.interrupts(ctx)

@@ -35,7 +35,7 @@ LIST_SECTIONS = {"invariants", "enums", "card_types", "common_fields", "placemen
                  "subgraphs", "ability_kinds"}
 """Sections that are lists of elements: each part of a rulebook may add elements to them."""
 TIMING_SECTIONS = ("check_timing", "play_timing", "triggers", "continuous", "replacement", "costs",
-                   "last_known_information", "choosing")
+                   "last_known_information", "choosing", "moved_card_information")
 CHECK_TIMING_PLAYERS = ("active_player", "non_active_player", "turn_player", "non_turn_player")
 
 
@@ -423,6 +423,12 @@ def check_timing_sections(m: Merged, comp: Compiler) -> dict[str, Any]:
         if o.get("player") not in CHECK_TIMING_PLAYERS:
             comp.error(m.loc("check_timing").at("order", i, "player"),
                        "expected active_player, non_active_player, turn_player or non_turn_player")
+    mci = timing.get("moved_card_information")
+    if mci:
+        loc = m.loc("moved_card_information")
+        cases = tuple((c.get("id"), c.get("use"), comp.expr(c.get("if", True), loc.at("cases", i, "if")))
+                      for i, c in enumerate(mci.get("cases", []) or []))
+        timing["moved_card_information"] = {**mci, "compiled": (cases, mci.get("default", "before"))}
     return timing
 
 

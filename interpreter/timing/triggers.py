@@ -73,10 +73,15 @@ class Triggers:
         etype = event["type"]
         if etype not in self.listened:
             if st.effects:
-                self._delayed(event, etype)
+                self._delayed(self._moved_view(event)[0] if etype == "moved" else event, etype)
             return
         watchers = self._watchers(etype)
+        moved: tuple[int, int] | None = None  # the moved card's object ids, before and after
+        info: GameObject | None = None  # the object the rulebook says the moved card is read as
         if etype == "moved":
+            event, info = self._moved_view(event)
+            if info is not None:
+                moved = (event["old"].oid, event["new"].oid)
             old = event.get("old")
             if isinstance(old, GameObject) and old.oid not in st.objects:
                 card = game.cards[old.card_id]
@@ -90,22 +95,46 @@ class Triggers:
                 continue
             if once_per_turn and f"{obj.oid}:{ab.index}:{etype}" in st.triggered_this_turn:
                 continue
+            # The moved card's own abilities read it as the rulebook says (before or after the move).
+            this = info if moved is not None and info is not None and obj.oid in moved else obj
             cond = trig.get("if")
             if cond is not None:
                 subject = self._subject.get(id(trig))
                 if subject is not None:
                     # `event.<subject> == this` is one of its conjuncts: another card's event cannot match.
                     who = event.get(subject)
-                    if type(who) is not GameObject or who.oid != obj.oid:
+                    if type(who) is not GameObject or who.oid != this.oid:
                         continue
-                ctx = Ctx(game, None, you=obj.controller, this=obj, event=event, rules=ab.rules)
+                ctx = Ctx(game, None, you=obj.controller, this=this, event=event, rules=ab.rules)
                 if not cond(ctx):
                     continue
             st.triggered_this_turn.add(f"{obj.oid}:{ab.index}:{etype}")
-            st.pending.append(Pending(st.new_id(), obj.oid, obj.card_id, ab.index, obj.controller, event))
+            st.pending.append(Pending(st.new_id(), this.oid, this.card_id, ab.index, obj.controller, event))
             game.log("trigger", f"{game.describe(obj)}: ability {ab.index + 1} triggers", ab.rules)
         if st.effects:
             self._delayed(event, etype)
+
+    def _moved_view(self, event: dict[str, Any]) -> tuple[dict[str, Any], GameObject | None]:
+        """A move event as triggers see it, and the object its card is read as. The rulebook's
+        `moved_card_information` says, case by case, whether a trigger on a move reads the card as it
+        was before the move or where it went (e.g. the public side of a move to or from a hidden
+        zone); `event.card` then denotes that object. Without it, triggers see the event as made."""
+        spec = self.game.rb.timing.get("moved_card_information")
+        if not spec:
+            return event, None
+        cases, default = spec["compiled"]
+        ctx = Ctx(self.game, None, event=event)
+        use = default
+        for _id, case_use, cond in cases:
+            if cond(ctx):
+                use = case_use
+                break
+        info = event["old"] if use == "before" else event["new"]
+        if info is event["card"]:
+            return event, info
+        view = dict(event)
+        view["card"] = info
+        return view, info
 
     def _delayed(self, event: dict[str, Any], etype: str) -> None:
         """Delayed triggers (effects waiting for an event) that this event fires."""
