@@ -630,6 +630,8 @@ class Game:
             # itself triggers are collected below and may still resolve).
             self.drop_pending([x for x in st.pending if x.source == obj.oid and x.created is None], ctx,
                               f" of {self.describe(new)}")
+        if self.continuous.lapse:
+            self.continuous.observe()
         event = _MOVED.copy()  # the commonest event, copied presized (see _MOVED)
         event["card"], event["old"], event["new"], event["from"], event["to"] = new, old, new, old_zone, zone
         event["from_player"], event["to_player"] = old_player, dest_player
@@ -660,6 +662,8 @@ class Game:
         self.version += 1
         # Working abilities depend on whether a card is face down, not on its other states.
         self.place_changed(obj.zone, obj.zone_player, abilities=state == FACE)
+        if self.continuous.lapse:
+            self.continuous.observe()
         if self.logging:
             self.log("state", f"{self.describe(obj)} becomes {value}", ctx.rules)
         self.emit({"type": "state_changed", "card": obj, "state": state, "value": value}, ctx)
@@ -728,6 +732,8 @@ class Game:
             self.place_changed(target.zone, target.zone_player)
         else:
             self.global_version += 1
+        if self.continuous.lapse:
+            self.continuous.observe()
 
     def add_effect(self, kind: str, spec: dict[str, Any], ctx: Ctx, duration: str | None,
                    locked: list[int] | None = None) -> Effect:

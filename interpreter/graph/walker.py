@@ -36,6 +36,8 @@ def enter(game: Game, node: CNode) -> None:
         game.forget_departed()
         st.ability_uses.clear()
         st.triggered_this_turn.clear()
+        st.applying.clear()  # lapsed continuous abilities apply again from the next turn
+        st.lapsed.clear()
         game.log("turn", f"turn {st.turn} begins", node.rules)
 
 

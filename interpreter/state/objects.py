@@ -182,6 +182,10 @@ class GameState:
     effects: list[Effect]
     ability_uses: dict[str, int]  # "oid:index" -> uses this turn
     triggered_this_turn: set[str]
+    # Continuous abilities that lapse (a rulebook option): what each (source object, ability index)
+    # applied to when last seen, and the (source, ability, card) triples that lapsed this turn.
+    applying: dict[tuple[int, int], frozenset[int]]
+    lapsed: set[tuple[int, int, int]]
     skips: list[str]
     jump: str | None
     result: dict[str, Any] | None
@@ -207,6 +211,8 @@ class GameState:
         self.effects = []
         self.ability_uses = {}
         self.triggered_this_turn = set()
+        self.applying = {}
+        self.lapsed = set()
         self.skips = []
         self.jump = None
         self.result = None
@@ -252,6 +258,8 @@ class GameState:
                               remap(e.bindings, objects)) for e in self.effects]
         out.ability_uses = dict(self.ability_uses)
         out.triggered_this_turn = set(self.triggered_this_turn)
+        out.applying = dict(self.applying)
+        out.lapsed = set(self.lapsed)
         out.skips = list(self.skips)
         out.jump = self.jump
         # The result is flat (outcome, winner, turn, a list of rules): copying its lists suffices.

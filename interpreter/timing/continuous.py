@@ -22,13 +22,17 @@ if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
 
+Key = tuple[int, int] | None
+"""A continuous ability's source: (its card's object id, the ability's index); None for an effect."""
+
+
 class Entry:
     __slots__ = ("layer", "ts", "field", "op", "value", "affected", "reads", "source", "spec", "ctx", "locked")
 
     def __init__(self, layer: int, ts: int, field: str, op: str, value: Any, reads: frozenset[str],
-                 spec: dict[str, Any], ctx: Ctx, locked: set[int] | None) -> None:
+                 spec: dict[str, Any], ctx: Ctx, locked: set[int] | None, source: Key = None) -> None:
         self.layer, self.ts, self.field, self.op, self.value = layer, ts, field, op, value
-        self.reads, self.spec, self.ctx, self.locked = reads, spec, ctx, locked
+        self.reads, self.spec, self.ctx, self.locked, self.source = reads, spec, ctx, locked, source
         self.affected: set[int] = set()
 
 
@@ -50,6 +54,15 @@ class Continuous:
         self.dash_fields = {fid for fid, f in game.rb.field_types.items() if f.get("dash")}
         self.card_fields = {f for c in game.cards.values() for ab in c.abilities
                             if ab.kind == "continuous" and ab.continuous for f, _, _ in ab.continuous.get("modify", [])}
+        # `lapse: turn`: once a continuous ability stops applying to a card, it does not apply to that
+        # card again this turn. Cessations are seen after every state change.
+        self.lapse = (game.rb.timing.get("continuous") or {}).get("lapse") == "turn" and self.any_sources
+
+    def observe(self) -> None:
+        """Work out what continuous abilities apply to now, so that one which stopped applying since
+        the last change is recorded as lapsed even if nothing reads a field before it applies again."""
+        if self.lapse and self.version != self.game.version:
+            self.rebuild()
 
     def value(self, obj: GameObject, name: str, base: Any) -> Any:
         game = self.game
@@ -109,9 +122,9 @@ class Continuous:
             self.rebuild()
         return any(obj.oid in e.affected for e in self.entries)
 
-    def _sources(self) -> list[tuple[int, dict[str, Any], Ctx, set[int] | None]]:
+    def _sources(self) -> list[tuple[int, dict[str, Any], Ctx, set[int] | None, Key]]:
         game = self.game
-        out: list[tuple[int, dict[str, Any], Ctx, set[int] | None]] = []
+        out: list[tuple[int, dict[str, Any], Ctx, set[int] | None, Key]] = []
         if self.any_sources:
             key = ability_key(game)
             if self._holders[0] != key:
@@ -125,18 +138,21 @@ class Continuous:
                     cond = ab.continuous.get("if")
                     ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)
                     if cond is None or cond(ctx):
-                        out.append((obj.timestamp, ab.continuous, ctx, None))
+                        out.append((obj.timestamp, ab.continuous, ctx, None, (obj.oid, ab.index)))
         for eff in game.state.effects:
             if eff.kind == "continuous":
                 ctx = Ctx(game, None, you=eff.master, this=game.state.objects.get(eff.source),
                           vars=dict(eff.bindings))
-                out.append((eff.timestamp, eff.spec, ctx, set(eff.locked) if eff.locked is not None else None))
+                out.append((eff.timestamp, eff.spec, ctx, set(eff.locked) if eff.locked is not None else None,
+                            None))
         return out
 
     def rebuild(self) -> None:
         game = self.game
         self.version = game.version
         sources = self._sources()
+        if self.lapse and game.state.applying and not any(src[4] for src in sources):
+            self._lapse({})  # every ability that applied has stopped
         if not sources:  # the usual case: nothing to apply
             self.entries = []
             if self._last:
@@ -144,12 +160,12 @@ class Continuous:
                 self._last = []
             return
         raw: list[Entry] = []
-        for ts, spec, ctx, locked in sources:
+        for ts, spec, ctx, locked, key in sources:
             affects = spec.get("affects")
             reads = frozenset(getattr(affects, "attrs_used", ()) or ())
             for field, op, fn in spec.get("modify", []):
                 raw.append(Entry(self.layer_of.get(op, len(self.layer_of)), ts, field, op, fn(ctx), reads, spec,
-                                 ctx, locked))
+                                 ctx, locked, key))
         ordered = self._order(raw)
         self.entries = []
         self.building = True
@@ -164,10 +180,35 @@ class Continuous:
                 self.entries.append(e)
         finally:
             self.building = False
-        now = [(e.field, e.op, e.value, e.affected) for e in self.entries]
-        if now != self._last:
+        if self.lapse:
+            now: dict[tuple[int, int], set[int]] = {}
+            for e in self.entries:
+                if e.source is not None:
+                    now.setdefault(e.source, set()).update(e.affected)
+            self._lapse(now)
+        applied = [(e.field, e.op, e.value, e.affected) for e in self.entries]
+        if applied != self._last:
             self._gen += 1
-            self._last = now
+            self._last = applied
+
+    def _lapse(self, now: dict[tuple[int, int], set[int]]) -> None:
+        """Record the cards each ability stopped applying to since it was last seen, and keep it from
+        applying to cards it lapsed for this turn (`now` holds what each would apply to)."""
+        st = self.game.state
+        lapsed = st.lapsed
+        for key, prev in st.applying.items():
+            gone = prev - now.get(key, set())
+            for oid in gone:
+                lapsed.add((key[0], key[1], oid))
+        applying: dict[tuple[int, int], frozenset[int]] = {}
+        for key, ids in now.items():
+            ids -= {oid for oid in ids if (key[0], key[1], oid) in lapsed}
+            applying[key] = frozenset(ids)
+        if lapsed:
+            for e in self.entries:
+                if e.source is not None:
+                    e.affected = {oid for oid in e.affected if (e.source[0], e.source[1], oid) not in lapsed}
+        st.applying = {k: v for k, v in applying.items() if v}
 
     @staticmethod
     def _order(entries: list[Entry]) -> list[Entry]:
