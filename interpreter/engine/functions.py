@@ -242,6 +242,28 @@ def f_field(env: Any, obj: Any, name: str) -> Any:
     return env.attr(obj, name)
 
 
+def _values(env: Any, obj: GameObject, f: str) -> list[Any]:
+    return [v for v in _as_list(env.attr(obj, f)) if v is not None and v != ""]
+
+
+def f_distinct_count(env: Any, cards: Any, f: str) -> int:
+    """How many of the cards can each give a different value of field `f`: a card with several values
+    (an attribute list) gives any one of them, a card with none gives nothing. With several values per
+    card this is a maximum bipartite matching of cards to values (networkx)."""
+    objs = [c for c in _as_list(cards) if isinstance(c, GameObject)]
+    values = [_values(env, c, f) for c in objs]
+    if all(len(v) <= 1 for v in values):
+        return len({v[0] for v in values if v})
+    import networkx as nx
+
+    g = nx.Graph()
+    left = [("card", i) for i in range(len(objs))]
+    g.add_nodes_from(left)
+    g.add_edges_from((("card", i), ("value", v)) for i, vs in enumerate(values) for v in vs)
+    matching = nx.bipartite.hopcroft_karp_matching(g, top_nodes=left)
+    return sum(1 for n in left if n in matching)
+
+
 def f_origin(env: Any, obj: GameObject) -> int | None:
     """The physical card an object is: its first object id, the same across zone changes."""
     if not isinstance(obj, GameObject):
@@ -283,5 +305,6 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("printed", f_printed, 2, 2, pass_env=True),
         FuncSpec("field", f_field, 2, 2, pass_env=True),
         FuncSpec("origin", f_origin, 1, 1, pass_env=True),
+        FuncSpec("distinct_count", f_distinct_count, 2, 2, pass_env=True),
     ]
 }

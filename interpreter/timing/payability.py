@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.engine.context import Ctx
+from interpreter.engine.functions import f_distinct_count
 from interpreter.state.objects import GameObject
 from interpreter.verbs.cards import as_objects
 from interpreter.verbs.registry import Step
@@ -55,6 +56,14 @@ def _candidates(step: Step, ctx: Ctx, spent: set[int], pool: list[Any] | None = 
     return cands
 
 
+def _available(step: Step, ctx: Ctx, cands: list[Any]) -> int:
+    """How many of the candidates can be chosen together (with `distinct`, only cards giving
+    different values of a field)."""
+    if "distinct" in step.args:
+        return f_distinct_count(ctx, cands, step.args["distinct"](ctx))
+    return len(cands)
+
+
 def _doable(game: Game, steps: tuple[Step, ...], ctx: Ctx, spent: set[int]) -> bool:
     for step in steps:
         try:
@@ -71,7 +80,7 @@ def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
     if verb == "choose":
         cands = _candidates(step, ctx, spent)
         lo = a["min"](ctx) if "min" in a else 1
-        if len(cands) < lo:
+        if _available(step, ctx, cands) < lo:
             return False
         ctx.vars[a["as"]] = cands[:max(lo, 0)]
         return True
@@ -137,6 +146,6 @@ def choices_allow_play(game: Game, effect: tuple[Step, ...], ctx: Ctx) -> bool:
             cands = _candidates(step, ctx, set(), pool)
         except Exception:  # noqa: BLE001 - depends on values bound while resolving: decided then
             continue
-        if len(cands) < lo and (rule == "blocks" or cands):
+        if _available(step, ctx, cands) < lo and (rule == "blocks" or cands):
             return False
     return True

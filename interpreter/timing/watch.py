@@ -82,7 +82,7 @@ def fields_read(ast: Any, bodies: Mapping[str, Any], seen: frozenset[str] = froz
 
 ZONE_PURE_FUNCS = VALUE_FUNCS | ZONE_FUNCS | {
     "in_group", "zone_visibility", "any", "all", "merge", "newest", "holder_present", "under", "str", "names",
-    "has_name", "printed", "field", "origin", "as_list"}  # read only their arguments, cards and zones
+    "has_name", "printed", "field", "origin", "as_list", "distinct_count"}  # read only their arguments, cards and zones
 
 
 def zone_only(ast: Any, bound: Collection[str]) -> bool:

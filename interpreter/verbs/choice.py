@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
+from interpreter.engine.functions import f_distinct_count
 from interpreter.state.objects import GameObject
 from interpreter.verbs.registry import Gen, verb
 
@@ -14,11 +15,12 @@ if TYPE_CHECKING:
 
 
 @verb("choose", {"player": "expr", "from": "expr", "min": "expr?", "max": "expr?", "as": "name",
-                 "prompt": "str?", "where": "expr?"})
+                 "prompt": "str?", "where": "expr?", "distinct": "expr?"})
 def v_choose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose between `min` and `max` items (default exactly 1) of a list, binding them to `as`.
     With fewer candidates than asked for, as many as possible are chosen; cards searched in a zone
-    their chooser cannot fully see may be declared not found (fail to find)."""
+    their chooser cannot fully see may be declared not found (fail to find). With `distinct: FIELD`
+    the chosen cards must each give a different value of that field (see `_choose_distinct`)."""
     name = a["as"]
     candidates = a["from"](ctx)
     if candidates is None:
@@ -35,8 +37,34 @@ def v_choose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     lo = max(0, min(lo, hi))
     if lo > 0 and any(isinstance(c, GameObject) and not game.zone_fully_visible(c, player) for c in candidates):
         lo = 0  # fail to find in a hidden zone
-    chosen = yield from game.choose_items(player, candidates, lo, hi, a.get("prompt", name), ctx)
+    if "distinct" in a:
+        chosen = yield from _choose_distinct(game, player, candidates, lo, hi, a["distinct"](ctx),
+                                             a.get("prompt", name), ctx)
+    else:
+        chosen = yield from game.choose_items(player, candidates, lo, hi, a.get("prompt", name), ctx)
     ctx.set(name, chosen)
+
+
+def _choose_distinct(game: Game, player: int, candidates: list[Any], lo: int, hi: int, field: str, prompt: str,
+                     ctx: Ctx) -> Gen:
+    """Cards with pairwise different values of `field`, chosen one at a time: as many as possible up to
+    `lo` must be chosen, more up to `hi` may be. Each offer holds only the cards that keep the chosen
+    ones distinct; since sets of cards that can give distinct values form a matroid (a transversal
+    one), any such set grows to the largest possible, so choosing one at a time never strands the
+    player below what could have been chosen."""
+    chosen: list[Any] = []
+    best = f_distinct_count(ctx, candidates, field)
+    need, cap = min(lo, best), min(hi, best)
+    while len(chosen) < cap:
+        allowed = [c for c in candidates if not any(c is x for x in chosen)
+                   and f_distinct_count(ctx, chosen + [c], field) == len(chosen) + 1]
+        if not allowed:
+            break
+        pick = yield from game.choose_items(player, allowed, 1 if len(chosen) < need else 0, 1, prompt, ctx)
+        if not pick:
+            break
+        chosen.extend(pick)
+    return chosen
 
 
 @verb("choose_one", {"player": "expr", "options": "options", "prompt": "str?", "as": "name?"})
