@@ -26,7 +26,7 @@ from interpreter.loader.model import CardDef, Rulebook
 from interpreter.loader.rulebook import find_rulebook, load_rulebook
 from interpreter.loader.schema import validate
 from interpreter.loader.yaml_safe import PathKey, load_yaml
-from interpreter.state.objects import GameObject
+from interpreter.state.objects import GameObject, Pending
 
 _CACHE: dict[str, tuple[Rulebook, dict[str, CardDef]]] = {}
 _ENTRY_KEYS = {"card", "owner", "under", "marks", "counters"}
@@ -161,7 +161,18 @@ def build_game(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) -> G
             raise ValueError(f"setup.roles: unknown role '{role}'")
         game.state.roles[role] = _player(pkey, "setup.roles")
     game.state.vars.update(setup.get("vars") or {})
+    for pkey, pstate in (setup.get("players") or {}).items():
+        counters = game.state.player_counters[_player(pkey, "setup.players")]
+        counters.update(pstate.get("counters") or {})
+        counters.update({STATUS + name: 1 for name in pstate.get("statuses") or []})
     _place(game, setup.get("zones") or {})
+    for item in setup.get("pending") or []:
+        obj = _find_card(game, item)
+        if obj is None:
+            raise ValueError(f"setup.pending: no {item['card']} in {item['zone']}")
+        master = _player(item["master"], "setup.pending") if "master" in item else obj.controller
+        game.state.pending.append(Pending(game.state.new_id(), obj.oid, obj.card_id, int(item["ability"]) - 1,
+                                          master, {"type": "scenario"}))
     start = setup.get("start_at")
     if start is None:
         raise ValueError("setup.start_at: name the node to start from (or set from_start: true)")
@@ -170,6 +181,21 @@ def build_game(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) -> G
         raise ValueError(f"setup.start_at: no node '{start}' in the turn structure")
     game.start_node = nid
     return game
+
+
+STATUS = "status:"
+"""How a player's status is kept among their counters (the `status` verb)."""
+
+
+def _find_card(game: Game, item: dict[str, Any]) -> GameObject | None:
+    """The first card with the item's id in the item's zone (of `player`, P1 by default)."""
+    zone = item["zone"]
+    p = None if game.rb.zones[zone].shared else _player(item.get("player", "P1"), "pending")
+    for oid in game.state.zones[(zone, p)]:
+        obj = game.state.objects[oid]
+        if obj.card_id == item["card"]:
+            return obj
+    return None
 
 
 def run_scenario(path: Path) -> Outcome:
@@ -247,6 +273,9 @@ def _play(game: Game, answers: list[Any], stop: dict[str, Any]) -> list[Problem]
                                        + ", ".join(f"{o.id} ({o.label})" for o in d.options))]
             a = answers[used]
             used += 1
+            if isinstance(a, dict) and "concede" in a:
+                game.concede(_player(a["concede"], "answers"))
+                continue
             if isinstance(a, dict):
                 if _player(a["player"], "answers") != d.player:
                     return [(("answers", used - 1), f"answer {used}: expected a decision for {a['player']}, "
@@ -322,6 +351,35 @@ class _Names:
                 self.values.append(((*path, k), f"{what}: placement state '{k}' has no value '{v}' "
                                                 f"(known: {', '.join(st.get('values') or [])})"))
 
+    def pending(self, item: dict[str, Any], path: PathKey, what: str, zones: dict[str, Any] | None) -> None:
+        """A pending ability names a card (placed in that zone by the setup, when `zones` is given)
+        and one of its auto abilities, numbered from 1."""
+        holder = item.get("player", "P1")
+        zd = self.rb.zones.get(item["zone"])
+        if zd is not None and zd.shared and "player" not in item:
+            holder = "shared"
+        if not self.holder(holder, (*path, "player"), what) or not self.zone(holder, item["zone"], (*path, "zone"),
+                                                                              what):
+            return
+        if "master" in item:
+            self.player(item["master"], (*path, "master"), f"{what} master", at_key=False)
+        cid = item["card"]
+        card = self.cards.get(cid)
+        if card is None:
+            self.values.append(((*path, "card"), f"{what}: unknown card '{cid}'"))
+            return
+        if zones is not None:
+            placed = [e if isinstance(e, str) else e.get("card") for e in (zones.get(holder) or {}).get(item["zone"])
+                      or []]
+            if cid not in placed:
+                self.values.append(((*path, "card"), f"{what}: no {cid} is placed in {holder} {item['zone']} "
+                                                     f"(setup.zones)"))
+        autos = [i + 1 for i, ab in enumerate(card.abilities) if ab.kind == "auto"]
+        if item["ability"] not in autos:
+            known = ", ".join(map(str, autos)) or "none"
+            self.values.append(((*path, "ability"), f"{what}: {cid} has no triggered ability {item['ability']} "
+                                                    f"(its triggered abilities: {known})"))
+
     def role(self, role: str, path: PathKey, what: str) -> None:
         if role not in self.rb.roles:
             self.keys.append((path, f"{what}: unknown role '{role}' (known: {', '.join(self.rb.roles)})"))
@@ -369,6 +427,10 @@ def _check_setup(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) ->
     for role, pkey in (setup.get("roles") or {}).items():
         n.role(role, ("setup", "roles", role), "setup.roles")
         n.player(pkey, ("setup", "roles", role), f"setup.roles.{role}", at_key=False)
+    for pkey in setup.get("players") or {}:
+        n.player(pkey, ("setup", "players", pkey), "setup.players", at_key=True)
+    for i, item in enumerate(setup.get("pending") or []):
+        n.pending(item, ("setup", "pending", i), "setup.pending", setup.get("zones") or {})
     if not setup.get("from_start"):
         if "start_at" not in setup:
             n.values.append((("setup",), "setup.start_at: name the node to start from (or set from_start: true)"))
@@ -379,7 +441,8 @@ def _check_setup(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) ->
         n.node(stop["at"], ("stop", "at"), "stop.at")
     for i, a in enumerate(sc.get("answers") or []):
         if isinstance(a, dict):
-            n.player(a["player"], ("answers", i, "player"), f"answer {i + 1}", at_key=False)
+            key = "concede" if "concede" in a else "player"
+            n.player(a[key], ("answers", i, key), f"answer {i + 1}", at_key=False)
     return n.keys, n.values
 
 
@@ -410,6 +473,11 @@ def _check_expect_names(exp: dict[str, Any], rb: Rulebook,
     for role, pkey in (exp.get("roles") or {}).items():
         n.role(role, ("expect", "roles", role), "expect.roles")
         n.player(pkey, ("expect", "roles", role), f"expect.roles.{role}", at_key=False)
+    for pkey in exp.get("players") or {}:
+        n.player(pkey, ("expect", "players", pkey), "expect.players", at_key=True)
+    if isinstance(exp.get("pending"), list):
+        for i, item in enumerate(exp["pending"]):
+            n.pending(item, ("expect", "pending", i), "expect.pending", None)
     result = exp.get("result")
     winner = result.get("winner") if isinstance(result, dict) else result
     if isinstance(winner, str) and winner.startswith("P"):
@@ -488,8 +556,31 @@ def _expectation_failures(game: Game, exp: dict[str, Any]) -> Iterator[Problem]:
             yield ("expect", "vars", name), f"expected variable {name} = {v!r}, got {st.vars.get(name)!r}"
     if "turn" in exp and st.turn != exp["turn"]:
         yield ("expect", "turn"), f"expected turn {exp['turn']}, got {st.turn}"
-    if "pending" in exp and len(st.pending) != exp["pending"]:
-        yield ("expect", "pending"), f"expected {exp['pending']} pending abilities, got {len(st.pending)}"
+    want_pending = exp.get("pending")
+    if isinstance(want_pending, int) and len(st.pending) != want_pending:
+        yield ("expect", "pending"), f"expected {want_pending} pending abilities, got {len(st.pending)}"
+    elif isinstance(want_pending, list):
+        have = [game.describe_pending(x) + f" (P{x.master + 1})" for x in st.pending]
+        want = []
+        for item in want_pending:
+            obj = _find_card(game, item)
+            master = _player(item["master"], "expect.pending") if "master" in item else (
+                obj.controller if obj is not None else None)
+            want.append((obj.oid if obj is not None else None, item["ability"] - 1, master))
+        now = [(x.source, x.ability, x.master) for x in st.pending]
+        if now != want:
+            yield ("expect", "pending"), f"expected pending {want_pending}, got {have or 'none'}"
+    for pkey, pstate in (exp.get("players") or {}).items():
+        counters = st.player_counters[_player(pkey, "expect.players")]
+        for name, v in (pstate.get("counters") or {}).items():
+            if counters.get(name, 0) != v:
+                yield (("expect", "players", pkey, "counters", name),
+                       f"{pkey}: expected counter {name} = {v}, got {counters.get(name, 0)}")
+        if "statuses" in pstate:
+            have_st = sorted(k[len(STATUS):] for k, v in counters.items() if k.startswith(STATUS) and v)
+            want_st = sorted(pstate["statuses"])
+            if have_st != want_st:
+                yield ("expect", "players", pkey, "statuses"), f"{pkey}: expected statuses {want_st}, got {have_st}"
     for i, item in enumerate(exp.get("log") or []):
         if not _log_has(game, item):
             yield ("expect", "log", i), f"expected a log entry {item}"
