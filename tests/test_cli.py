@@ -51,11 +51,16 @@ def test_validate_ok_and_errors(tmp_path: Path):
     assert "Traceback" not in err + out
 
 
-def test_unknown_game_is_a_clean_error():
-    code, out, err = run("play", "nosuchgame")
-    assert code == 1
-    assert "no rulebook 'nosuchgame'" in err
-    assert "Traceback" not in err + out
+def test_unknown_game_is_a_usage_error():
+    """A GAME that names no rulebook is a usage error (exit 2) listing the known games and where Sogo
+    looked, for every command that takes a GAME, not a file position."""
+    for cmd in (["play", "nosuchgame"], ["simulate", "nosuchgame", "-n", "1"], ["graph", "nosuchgame"],
+                ["schema", "nosuchgame"]):
+        code, out, err = run(*cmd)
+        assert code == 2, cmd
+        assert "Invalid value for GAME: no rulebook 'nosuchgame' (known: haikyu, haikyu@1.02, lovelive; looked in:" \
+            in err, err
+        assert "nosuchgame:1:1" not in err and "Traceback" not in err + out
 
 
 def test_graph_formats():

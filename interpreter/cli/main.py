@@ -55,9 +55,21 @@ def validate(paths: tuple[str, ...]) -> None:
         sys.exit(1)
 
 
+def _known_game(name: str) -> None:
+    """A GAME argument names a rulebook: one that is not found is a usage error (exit 2) that lists
+    the games known and where Sogo looked, not a file position."""
+    from interpreter.loader.rulebook import find_rulebook
+
+    try:
+        find_rulebook(name)
+    except LoadError as e:
+        raise click.BadParameter(e.diagnostics[0].message, param_hint="GAME") from e
+
+
 def _setup(game_name: str, decks: tuple[str, ...] | None) -> tuple[Any, Any, list[Any]]:
     from interpreter.cli.setup import load_game_env
 
+    _known_game(game_name)
     try:
         return load_game_env(game_name, list(decks) if decks else None)
     except LoadError as e:
@@ -258,6 +270,7 @@ def graph(game: str, fmt: str) -> None:
     from interpreter.graph.render import to_dot, to_mermaid
     from interpreter.loader.rulebook import load_rulebook
 
+    _known_game(game)
     try:
         rb = load_rulebook(game)
     except LoadError as e:
@@ -267,16 +280,29 @@ def graph(game: str, fmt: str) -> None:
 
 @cli.command("schema")
 @click.argument("game")
-def schema_cmd(game: str) -> None:
-    """Print the JSON Schema of GAME's card files, generated from its rulebook (for editors)."""
+@click.option("--write", "write_dir", type=click.Path(file_okay=False), default=None,
+              help="Write it to DIR/GAME.cards.schema.json instead of printing it.")
+def schema_cmd(game: str, write_dir: str | None) -> None:
+    """Print the JSON Schema of GAME's card files, generated from its rulebook, for editors: point
+    yaml-language-server at the written file (see docs/writing-cards.md)."""
     from interpreter.loader.cards import card_schema
     from interpreter.loader.rulebook import load_rulebook
 
+    _known_game(game)
     try:
         rb = load_rulebook(game)
     except LoadError as e:
         _fail(e)
-    click.echo(json.dumps(card_schema(rb), indent=2, ensure_ascii=False))
+    text = json.dumps(card_schema(rb), indent=2, ensure_ascii=False) + "\n"
+    if write_dir is None:
+        click.echo(text, nl=False)
+        return
+    out = Path(write_dir) / f"{rb.id}.cards.schema.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(out)  # written whole or not at all
+    click.echo(f"wrote {out}")
 
 
 def _register_optional() -> None:

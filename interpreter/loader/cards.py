@@ -217,13 +217,13 @@ def load_cards(rb: Rulebook, paths: Iterable[Path]) -> CardPool:
         except LoadError as e:
             diags.extend(e.diagnostics)
             continue
-        if "cards" in schema_names():
-            shape = validate(data, "cards", smap, str(path))
-            if shape:  # compiling a misshapen file would report the same mistakes again, worded otherwise
-                diags.extend(shape)
-                continue
+        shape = validate(data, "cards", smap, str(path)) if "cards" in schema_names() else []
+        diags.extend(shape)
         if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
             continue
+        # The shape check knows no card type's fields, so cards are still checked field by field;
+        # what it already reported (a misshapen ability) is not compiled again, to say it once.
+        flagged = _ability_spans_with(smap, data["cards"], {d.line for d in shape}) if shape else set()
         if data.get("game") != rb.id:
             line, col = smap.get(("game",))
             diags.add(str(path), line, col, f"card file is for game {data.get('game')!r}, not {rb.id!r}")
@@ -275,12 +275,34 @@ def load_cards(rb: Rulebook, paths: Iterable[Path]) -> CardPool:
                     comp.error(loc, f"{ctype} card '{cid}' is missing required field '{fid}'")
             abilities = []
             for j, a in enumerate(raw.get("abilities", []) or []):
+                if (i, j) in flagged:
+                    continue
                 ab = compile_ability(rb, a, j, loc.at("abilities", j), comp, ctype)
                 if ab is not None:
                     abilities.append(ab)
             cards[cid] = CardDef(cid, ctype, fields, abilities, f"{path}:{smap.get(('cards', i))[0]}")
     diags.raise_if_any()
     return cards
+
+
+def _ability_spans_with(smap: Any, cards: list[Any], lines: set[int]) -> set[tuple[int, int]]:
+    """(card, ability) indexes whose lines hold one of `lines`: an ability runs from its own line
+    to the line of the next ability or card."""
+    starts: list[tuple[int, tuple[int, int] | None]] = []
+    for i, raw in enumerate(cards):
+        starts.append((smap.get(("cards", i))[0], None))
+        abilities = raw.get("abilities") if isinstance(raw, dict) else None
+        for j, _ in enumerate(abilities if isinstance(abilities, list) else []):
+            starts.append((smap.get(("cards", i, "abilities", j))[0], (i, j)))
+    starts.sort(key=lambda x: x[0])
+    out: set[tuple[int, int]] = set()
+    for k, (line, key) in enumerate(starts):
+        if key is None:
+            continue
+        end = starts[k + 1][0] if k + 1 < len(starts) else None
+        if any(line <= n and (end is None or n < end) for n in lines):
+            out.add(key)
+    return out
 
 
 def load_deck(rb: Rulebook, cards: dict[str, CardDef], path: Path) -> dict[str, list[str]]:
