@@ -111,6 +111,9 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
 
     rb, cards, deck_lists = _setup(game, decks)
     names, players = _seats(agents, len(deck_lists), seed, human=True)
+    for seat in players:
+        if hasattr(seat, "use_cards"):
+            seat.use_cards(rb, cards)  # a human player reads cards by name
     g = Game(rb, cards, deck_lists, seed=seed)
     recorder = None
     if save_replay:
@@ -276,6 +279,31 @@ def graph(game: str, fmt: str) -> None:
     except LoadError as e:
         _fail(e)
     click.echo(to_dot(rb.graph) if fmt == "dot" else to_mermaid(rb.graph))
+
+
+@cli.command("card")
+@click.argument("game")
+@click.argument("card_id")
+def card_cmd(game: str, card_id: str) -> None:
+    """Print one card of GAME's card database: its fields, text and abilities with their rules."""
+    from interpreter.agents.cardinfo import card_details
+    from interpreter.cli.setup import cards_dir
+    from interpreter.loader.cards import load_cards
+    from interpreter.loader.rulebook import load_rulebook
+
+    _known_game(game)
+    try:
+        rb = load_rulebook(game)
+        cards = load_cards(rb, [cards_dir(rb.id)])
+    except LoadError as e:
+        _fail(e)
+    card = cards.get(card_id)
+    if card is None:
+        near = sorted(c for c in cards if card_id.lower() in c.lower() or card_id.lower() in
+                      str(cards[c].fields.get("name", "")).lower())
+        hint = f" (did you mean: {', '.join(near[:8])})" if near else f" ({len(cards)} cards in {cards_dir(rb.id)})"
+        raise click.BadParameter(f"no card '{card_id}' in {game}{hint}", param_hint="CARD_ID")
+    click.echo("\n".join(card_details(rb, card)))
 
 
 @cli.command("schema")

@@ -280,7 +280,8 @@ def load_cards(rb: Rulebook, paths: Iterable[Path]) -> CardPool:
                 ab = compile_ability(rb, a, j, loc.at("abilities", j), comp, ctype)
                 if ab is not None:
                     abilities.append(ab)
-            cards[cid] = CardDef(cid, ctype, fields, abilities, f"{path}:{smap.get(('cards', i))[0]}")
+            cards[cid] = CardDef(cid, ctype, fields, abilities, f"{path}:{smap.get(('cards', i))[0]}",
+                                 str(raw.get("text", "") or ""))
     diags.raise_if_any()
     return cards
 

@@ -89,6 +89,7 @@ class CardDef:
     fields: dict[str, Any]
     abilities: list[Ability]
     source: str
+    text: str = ""  # the card's printed text as its file gives it (for players and reviews)
 
 
 @dataclass
