@@ -25,7 +25,13 @@ def _refuse(message: str) -> NoReturn:
 @click.option("--rulebook", "rulebook_path", type=click.Path(exists=True, file_okay=False), default=None,
               help="Rulebook directory to replay under (default: the recorded game id under the rulebooks "
                    "directory, $SOGO_RULEBOOKS or rulebooks/).")
-def replay(file: str, force: bool, log_format: str, rulebook_path: str | None) -> None:
+@click.option("--html", "html_out", type=click.Path(dir_okay=False), default=None,
+              help="Write a self-contained HTML page that steps through the game (the board after each decision, "
+                   "the log, the decision asked and the answer taken) instead of printing the log.")
+@click.option("--rules", "rules_file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="With --html: a rules text whose rules the page shows when a citation is clicked.")
+def replay(file: str, force: bool, log_format: str, rulebook_path: str | None, html_out: str | None,
+           rules_file: str | None) -> None:
     """Reproduce a recorded game (from `play --save-replay` or a simulation failure) and check its
     final state hash. FILE is JSON lines: a header, one answer per decision, an end line (the
     format is described in interpreter/replay.py).
@@ -66,6 +72,11 @@ def replay(file: str, force: bool, log_format: str, rulebook_path: str | None) -
     if h.get("sogo") != sogo_version():
         click.echo(f"note: recorded with Sogo {h.get('sogo')}, replaying with {sogo_version()}", err=True)
 
+    if html_out is not None:
+        _write_page(rep, rb, cards, html_out, rules_file, file)
+        return
+    if rules_file is not None:
+        raise click.UsageError("--rules goes with --html (the page shows the rules its log cites)")
     out = run_replay(rep, rb, cards, log=log_format != "none")
     for entry in out.game.entries:
         if log_format == "text":
@@ -87,3 +98,19 @@ def replay(file: str, force: bool, log_format: str, rulebook_path: str | None) -
     click.echo(f"replay: reproduced {out.decisions} decisions exactly ({who}, turn {out.game.state.turn}); "
                f"final state hash {out.fingerprint} matches", err=True)
 
+
+
+def _write_page(rep: object, rb: object, cards: object, out: str, rules_file: str | None, source: str) -> None:
+    """The viewer page, written whole or not at all."""
+    from interpreter.files import write_text_atomic
+    from interpreter.viewer import build_page, rules_from_file
+
+    rules = None
+    if rules_file is not None:
+        try:
+            rules = rules_from_file(rules_file)
+        except (OSError, LoadError, UnicodeDecodeError) as e:
+            _refuse(f"error: cannot read the rules text {rules_file}: {e}")
+    page = build_page(rep, rb, cards, rules, title=f"{source}")  # type: ignore[arg-type]
+    write_text_atomic(out, page)
+    click.echo(f"wrote {out} ({len(page) // 1024} KiB)", err=True)

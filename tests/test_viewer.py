@@ -1,0 +1,124 @@
+"""The replay viewer: `sogo replay FILE --html OUT` writes one self-contained page with a snapshot of
+the board before every decision and at the end; in headless Chromium, stepping changes the board,
+stepping back restores it, a turn can be jumped to, a player's view hides what they could not see,
+and a cited rule shows its text when the page was given a rules file."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter.cli.main import cli
+from interpreter.cli.setup import load_game_env
+from interpreter.replay import Replay
+from interpreter.viewer import build_page, snapshots
+
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+RULES = SEEDS / "000_3af871e8eb91afcf.txt"
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    path = tmp_path_factory.mktemp("viewer") / "game.jsonl"
+    res = CliRunner().invoke(cli, ["play", "lovelive", "--seed", "1", "--save-replay", str(path)])
+    assert res.exit_code == 0, res.output
+    return path
+
+
+def page_data(html: str) -> dict:
+    m = re.search(r'<script type="application/json" id="data">(.*?)</script>', html, re.S)
+    return json.loads(m.group(1))
+
+
+def test_a_snapshot_per_decision_and_hidden_cards_marked(recorded):
+    rep = Replay.load(recorded)
+    rb, cards, _ = load_game_env("lovelive", None)
+    snaps, game = snapshots(rep, rb, cards)
+    assert len(snaps) == len(rep.steps) + 1 and snaps[-1]["result"] is not None
+    assert all("decision" in s for s in snaps[:-1]) and "decision" not in snaps[-1]
+    # P2's hand is hidden from P1 (bit 0) and seen by P2 (bit 1 clear).
+    hand = next(s for s in snaps if s["zones"]["hand@P2"])["zones"]["hand@P2"]
+    assert all(c[4] & 1 and not c[4] & 2 for c in hand)
+    html = build_page(rep, rb, cards)
+    data = page_data(html)
+    assert len(data["snapshots"]) == len(snaps) and data["rules"] == {}
+    assert not re.search(r'(src|href)="(https?:)?//', html), "the page loads nothing from elsewhere"
+
+
+def test_cli_writes_the_page_and_checks_its_options(recorded, tmp_path):
+    out = tmp_path / "game.html"
+    runner = CliRunner()
+    res = runner.invoke(cli, ["replay", str(recorded), "--html", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    bad = runner.invoke(cli, ["replay", str(recorded), "--rules", __file__])
+    assert bad.exit_code == 2 and "--rules goes with --html" in bad.output
+
+
+@pytest.mark.skipif(not RULES.is_file(), reason="the Love Live rules text is not beside the project")
+def test_cited_rules_are_embedded(recorded, tmp_path):
+    out = tmp_path / "game.html"
+    res = CliRunner().invoke(cli, ["replay", str(recorded), "--html", str(out), "--rules", str(RULES)])
+    assert res.exit_code == 0, res.output
+    rules = page_data(out.read_text(encoding="utf-8"))["rules"]
+    assert "9.6.2" in rules and len(rules) > 20
+
+
+def _browser():
+    if not (shutil.which("chromium") and shutil.which("chromedriver")):
+        pytest.skip("headless Chromium is not installed (.ci/run installs Debian's chromium and chromium-driver)")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    opts = Options()
+    opts.binary_location = shutil.which("chromium")
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 f"--user-data-dir={tempfile.mkdtemp()}", "--window-size=1400,1000"):
+        opts.add_argument(flag)
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=opts)
+
+
+def test_stepping_through_the_page_in_a_browser(recorded, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    out = tmp_path / "game.html"
+    args = ["replay", str(recorded), "--html", str(out)] + (["--rules", str(RULES)] if RULES.is_file() else [])
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    driver = _browser()
+    try:
+        driver.get(out.as_uri())
+        board = lambda: driver.find_element(By.ID, "board").text  # noqa: E731
+        first = board()
+        assert "Spotlight Energy" in first or "hidden" in first
+        shot = tmp_path / "step0.png"
+        driver.save_screenshot(str(shot))
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+        for _ in range(30):
+            driver.find_element(By.ID, "next").click()
+        assert driver.find_element(By.ID, "pos").text.startswith("31 / ")
+        later = board()
+        assert later != first
+        for _ in range(30):
+            driver.find_element(By.ID, "prev").click()
+        assert board() == first
+        Select(driver.find_element(By.ID, "turn")).select_by_value("2")
+        assert " - turn 2 - " in driver.find_element(By.ID, "pos").text
+        everything = board()
+        Select(driver.find_element(By.ID, "seen")).select_by_value("0")
+        as_p1 = board()
+        assert as_p1 != everything and "hidden" in as_p1
+        if RULES.is_file():
+            driver.find_element(By.CSS_SELECTOR, "#decision a.rule").click()
+            text = driver.find_element(By.ID, "ruletext").text
+            assert text and "no rules text" not in text
+    finally:
+        driver.quit()
