@@ -1,7 +1,7 @@
 """How a card reads to a player: a one-line summary for the board and its full text on request.
 
-Which fields a summary shows is worked out from the rulebook: numbers and icon counts (a card's
-cost, stats, hearts...), not names, texts or lists of groups, which the full text shows.
+Which fields a summary shows is worked out from the rulebook: numbers, choices and icon counts (a
+card's cost and stats), not names, texts or lists of groups, which the full text shows.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def card_name(card: CardDef) -> str:
 
 
 def card_summary(rb: Rulebook, card: CardDef, states: dict[str, Any] | None = None) -> str:
-    """`Name [ID] (cost 2, hearts pink red, blades 2) wait`: what a player needs at a glance."""
+    """`Name [ID] (cost 2, power 3, icons red×2) rested`: what a player needs at a glance."""
     parts = [f"{f} {_value(card.fields[f])}" for f in summary_fields(rb, card)]
     shown = [str(v) for k, v in (states or {}).items() if v and v != (rb.states.get(k) or {}).get("default")]
     text = f"{card_name(card)} [{card.id}]"
