@@ -230,60 +230,72 @@ def load_cards(rb: Rulebook, paths: Iterable[Path]) -> CardPool:
             continue
         names = set(rb.names)
         collect_names(data, names)
-        positional_bindings(data, partial(Loc, str(path), smap), diags)
-        comp = Compiler(diags, rb.compiler.known, names, rb.functions)
-        for i, raw in enumerate(data["cards"]):
-            loc = Loc(str(path), smap, ("cards", i))
-            if not isinstance(raw, dict):
-                comp.error(loc, "a card is a mapping")
-                continue
-            cid = raw.get("id")
-            if not isinstance(cid, str):
-                comp.error(loc, "a card needs a string 'id'")
-                continue
-            if cid in cards or cid in cards.later:
-                first = cards[cid].source if cid in cards else "a card of a later rules version"
-                comp.error(loc.at("id"), f"duplicate card id '{cid}' (first in {first})")
-                continue
-            if SINCE in raw:
-                since = version_key(raw[SINCE]) if isinstance(raw[SINCE], str) else None
-                if since is None:
-                    comp.error(loc.at(SINCE), f"'since' is a rules version in quotes, e.g. \"1.03\"; "
-                                              f"got {raw[SINCE]!r}")
-                    continue
-                if ours is not None and since > ours:
-                    cards.later[cid] = raw[SINCE]
-                    continue
-            ctype = raw.get("type")
-            if ctype not in rb.card_types:
-                comp.error(loc.at("type"), f"unknown card type {ctype!r} (expected one of: "
-                                           f"{', '.join(rb.card_types)})")
-                continue
-            tfields = {f["id"]: f for f in rb.card_types[ctype].get("fields", []) or []}
-            allowed = {**common, **tfields}
-            fields: dict[str, Any] = {}
-            for key, value in raw.items():
-                if key in CARD_BASE_KEYS:
-                    continue
-                if key not in allowed:
-                    comp.error(loc.at(key), f"unknown field '{key}' for a {ctype} card (allowed: "
-                                            f"{', '.join(sorted(set(allowed) | CARD_BASE_KEYS))})", at_key=True)
-                    continue
-                fields[key] = _check_field(rb, allowed[key], value, loc.at(key), comp)
-            for fid, f in allowed.items():
-                if f.get("required") and fid not in raw:
-                    comp.error(loc, f"{ctype} card '{cid}' is missing required field '{fid}'")
-            abilities = []
-            for j, a in enumerate(raw.get("abilities", []) or []):
-                if (i, j) in flagged:
-                    continue
-                ab = compile_ability(rb, a, j, loc.at("abilities", j), comp, ctype)
-                if ab is not None:
-                    abilities.append(ab)
-            cards[cid] = CardDef(cid, ctype, fields, abilities, f"{path}:{smap.get(('cards', i))[0]}",
-                                 str(raw.get("text", "") or ""))
+        # With shape problems, what the compiler finds on a line the shape check already reported is
+        # the same mistake worded otherwise: it is left out.
+        found = Diagnostics() if shape else diags
+        positional_bindings(data, partial(Loc, str(path), smap), found)
+        comp = Compiler(found, rb.compiler.known, names, rb.functions)
+        _compile_cards(rb, data, path, smap, comp, cards, common, ours, flagged)
+        if found is not diags:
+            shape_lines = {d.line for d in shape}
+            diags.extend(d for d in found.sorted() if d.line not in shape_lines)
     diags.raise_if_any()
     return cards
+
+
+def _compile_cards(rb: Rulebook, data: dict[str, Any], path: Path, smap: Any, comp: Compiler, cards: CardPool,
+                   common: dict[str, Any], ours: tuple[int, ...] | None, flagged: set[tuple[int, int]]) -> None:
+    """Check and compile each card of one file into `cards` (problems go to the compiler's collector)."""
+    for i, raw in enumerate(data["cards"]):
+        loc = Loc(str(path), smap, ("cards", i))
+        if not isinstance(raw, dict):
+            comp.error(loc, "a card is a mapping")
+            continue
+        cid = raw.get("id")
+        if not isinstance(cid, str):
+            comp.error(loc, "a card needs a string 'id'")
+            continue
+        if cid in cards or cid in cards.later:
+            first = cards[cid].source if cid in cards else "a card of a later rules version"
+            comp.error(loc.at("id"), f"duplicate card id '{cid}' (first in {first})")
+            continue
+        if SINCE in raw:
+            since = version_key(raw[SINCE]) if isinstance(raw[SINCE], str) else None
+            if since is None:
+                comp.error(loc.at(SINCE), f"'since' is a rules version in quotes, e.g. \"1.03\"; "
+                                          f"got {raw[SINCE]!r}")
+                continue
+            if ours is not None and since > ours:
+                cards.later[cid] = raw[SINCE]
+                continue
+        ctype = raw.get("type")
+        if ctype not in rb.card_types:
+            comp.error(loc.at("type"), f"unknown card type {ctype!r} (expected one of: "
+                                       f"{', '.join(rb.card_types)})")
+            continue
+        tfields = {f["id"]: f for f in rb.card_types[ctype].get("fields", []) or []}
+        allowed = {**common, **tfields}
+        fields: dict[str, Any] = {}
+        for key, value in raw.items():
+            if key in CARD_BASE_KEYS:
+                continue
+            if key not in allowed:
+                comp.error(loc.at(key), f"unknown field '{key}' for a {ctype} card (allowed: "
+                                        f"{', '.join(sorted(set(allowed) | CARD_BASE_KEYS))})", at_key=True)
+                continue
+            fields[key] = _check_field(rb, allowed[key], value, loc.at(key), comp)
+        for fid, f in allowed.items():
+            if f.get("required") and fid not in raw:
+                comp.error(loc, f"{ctype} card '{cid}' is missing required field '{fid}'")
+        abilities = []
+        for j, a in enumerate(raw.get("abilities", []) or []):
+            if (i, j) in flagged:
+                continue
+            ab = compile_ability(rb, a, j, loc.at("abilities", j), comp, ctype)
+            if ab is not None:
+                abilities.append(ab)
+        cards[cid] = CardDef(cid, ctype, fields, abilities, f"{path}:{smap.get(('cards', i))[0]}",
+                             str(raw.get("text", "") or ""))
 
 
 def _ability_spans_with(smap: Any, cards: list[Any], lines: set[int]) -> set[tuple[int, int]]:
