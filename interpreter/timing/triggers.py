@@ -1,7 +1,9 @@
 """Triggers: matching events to auto abilities and delayed triggers, making them pending.
 
 Pending abilities are counts (one Pending per trigger). A card that leaves a zone where its
-abilities work still sees the event that moved it, through its last known information.
+abilities work still sees the event that moved it, through its last known information; which state
+of a moved card its triggers read (before or after the move) is the rulebook's
+`moved_card_information`.
 """
 
 from __future__ import annotations
@@ -71,18 +73,22 @@ class Triggers:
         game = self.game
         st = game.state
         etype = event["type"]
+        # A move is seen as the rulebook's `moved_card_information` says (_moved_view). That view is
+        # worked out only for an ability that gets past the quick check below: most moves (draws,
+        # paid costs) concern no ability that waits for them, and the cases cost a few expressions.
+        viewed = etype != "moved" or not game.rb.timing.get("moved_card_information")
         if etype not in self.listened:
             if st.effects:
-                self._delayed(self._moved_view(event)[0] if etype == "moved" else event, etype)
+                self._delayed(event, etype, viewed)
             return
         watchers = self._watchers(etype)
-        moved: tuple[int, int] | None = None  # the moved card's object ids, before and after
+        moved: tuple[int, int] | None = None  # the moved card's object ids before and after, if viewed
         info: GameObject | None = None  # the object the rulebook says the moved card is read as
+        fired: set[int] = set()  # the moved card's abilities that triggered on this move
         if etype == "moved":
-            event, info = self._moved_view(event)
-            if info is not None:
-                moved = (event["old"].oid, event["new"].oid)
             old = event.get("old")
+            if not viewed and isinstance(old, GameObject):
+                moved = (old.oid, event["new"].oid)
             if isinstance(old, GameObject) and old.oid not in st.objects:
                 card = game.cards[old.card_id]
                 if card.abilities and old.zone in game.rb.ability_zones.get(card.type, ()) and old.holder is None:
@@ -95,24 +101,39 @@ class Triggers:
                 continue
             if once_per_turn and f"{obj.oid}:{ab.index}:{etype}" in st.triggered_this_turn:
                 continue
-            # The moved card's own abilities read it as the rulebook says (before or after the move).
-            this = info if moved is not None and info is not None and obj.oid in moved else obj
+            mine = moved is not None and obj.oid in moved  # an ability of the moved card itself
             cond = trig.get("if")
-            if cond is not None:
-                subject = self._subject.get(id(trig))
+            subject = self._subject.get(id(trig)) if cond is not None else None
+            if subject is not None and not mine:
+                # `event.<subject> == this` is one of its conjuncts: another card's event cannot match.
+                # (Every card a move event names is the moved card, as made or as viewed.)
+                who = event.get(subject)
+                if type(who) is not GameObject or who.oid != obj.oid:
+                    continue
+            if not viewed:
+                event, info = self._moved_view(event)
+                viewed = True
+            # The moved card's own abilities read it as the rulebook says (before or after the move).
+            this = info if mine and info is not None else obj
+            if mine:
+                if ab.index in fired:
+                    # An ability that works both where the card was and where it went triggers once.
+                    continue
                 if subject is not None:
-                    # `event.<subject> == this` is one of its conjuncts: another card's event cannot match.
                     who = event.get(subject)
                     if type(who) is not GameObject or who.oid != this.oid:
                         continue
+            if cond is not None:
                 ctx = Ctx(game, None, you=obj.controller, this=this, event=event, rules=ab.rules)
                 if not cond(ctx):
                     continue
+            if mine:
+                fired.add(ab.index)
             st.triggered_this_turn.add(f"{obj.oid}:{ab.index}:{etype}")
             st.pending.append(Pending(st.new_id(), this.oid, this.card_id, ab.index, obj.controller, event))
             game.log("trigger", f"{game.describe(obj)}: ability {ab.index + 1} triggers", ab.rules)
         if st.effects:
-            self._delayed(event, etype)
+            self._delayed(event, etype, viewed)
 
     def _moved_view(self, event: dict[str, Any]) -> tuple[dict[str, Any], GameObject | None]:
         """A move event as triggers see it, and the object its card is read as. The rulebook's
@@ -120,8 +141,8 @@ class Triggers:
         was before the move or where it went (e.g. the public side of a move to or from a hidden
         zone); `event.card` then denotes that object. Without it, triggers see the event as made."""
         spec = self.game.rb.timing.get("moved_card_information")
-        if not spec:
-            return event, None
+        if not spec or type(event.get("old")) is not GameObject or type(event.get("new")) is not GameObject:
+            return event, None  # no rule, or a move event a rulebook emitted itself
         cases, default = spec["compiled"]
         ctx = Ctx(self.game, None, event=event)
         use = default
@@ -136,8 +157,9 @@ class Triggers:
         view["card"] = info
         return view, info
 
-    def _delayed(self, event: dict[str, Any], etype: str) -> None:
-        """Delayed triggers (effects waiting for an event) that this event fires."""
+    def _delayed(self, event: dict[str, Any], etype: str, viewed: bool = True) -> None:
+        """Delayed triggers (effects waiting for an event) that this event fires (`viewed`: a move
+        event already seen as the rulebook's `moved_card_information` says)."""
         game = self.game
         st = game.state
         for eff in list(st.effects):
@@ -146,6 +168,8 @@ class Triggers:
             trig = eff.spec.get("trigger", {})
             if trig.get("event") != etype:
                 continue
+            if not viewed:
+                event, viewed = self._moved_view(event)[0], True
             ctx = Ctx(game, None, you=eff.master, this=st.objects.get(eff.source), event=event,
                       vars=dict(eff.bindings))
             cond = trig.get("if")
