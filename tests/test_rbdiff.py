@@ -7,6 +7,7 @@ b/ also reorders the zones and moves a template to another file, which must not 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -216,3 +217,52 @@ def test_cli_unknown_rulebook_and_broken_part(tmp_path: Path) -> None:
     (tmp_path / "bad.yaml").write_text("a: [1\n", encoding="utf-8")
     broken = invoke(str(tmp_path), "lovelive")
     assert broken.exit_code == 1 and "bad.yaml:" in broken.stderr and "Traceback" not in broken.output
+
+
+# -- changed texts ----------------------------------------------------------------------------------
+
+LONG = ("The close step repeats until nothing is left to do: triggers once per close step, and the effects "
+        "that last during this attack end inside it (the attack phase); a player who cannot go on passes.")
+
+
+def _with_decision(tmp_path: Path, name: str, text: str) -> Path:
+    """A copy of rulebook a whose not_encoded reason is `text`."""
+    out = tmp_path / name
+    shutil.copytree(DATA / "a", out)
+    path = out / "not_encoded.yaml"
+    src = path.read_text(encoding="utf-8")
+    path.write_text(src.replace('"Illustration: no game effect."', json.dumps(text, ensure_ascii=False)),
+                    encoding="utf-8")
+    return out
+
+
+def test_a_changed_text_is_shown_whole_as_a_word_diff(tmp_path: Path) -> None:
+    new = LONG.replace("(the attack phase)", "(the attack phase or the block step)")
+    a, b = _with_decision(tmp_path, "a", LONG), _with_decision(tmp_path, "b", new)
+    text = invoke(str(a), str(b)).stdout
+    line = next(ln for ln in text.splitlines() if "reason:" in ln)
+    assert "…" not in line and "->" not in line
+    assert "(the attack phase{+ or the block step+}); a player who cannot go on passes." in line
+    assert line.strip().startswith("reason: The close step repeats")
+    html = invoke(str(a), str(b), "--format", "html").stdout
+    assert "(the attack phase<ins> or the block step</ins>); a player" in html
+    same = invoke(str(a), str(_with_decision(tmp_path, "c", LONG))).stdout
+    assert "reason" not in same
+
+
+def test_word_diff_of_japanese_goes_by_character() -> None:
+    from interpreter.rbdiff.render import word_diff_text
+
+    assert word_diff_text("攻撃フェイズの終了時", "攻撃ステップの終了時") == "攻撃[-フェイズ-]{+ステップ+}の終了時"
+
+
+def test_html_report_has_the_turn_graph_picture_or_says_why_not(result: RulebookDiff,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import interpreter.rbdiff.render as render_module
+
+    monkeypatch.setattr(render_module, "graphviz_available", lambda: False)
+    html = render_rbdiff(result, "html")
+    assert "No picture: Graphviz" in html and "digraph" in html
+    if graph_module.graphviz_available():
+        monkeypatch.undo()
+        assert "<svg" in render_rbdiff(result, "html")

@@ -7,7 +7,9 @@ of scalars (values, rule numbers) are shown as set changes.
 
 from __future__ import annotations
 
+import difflib
 import json
+import re
 from collections.abc import Callable
 from html import escape
 from typing import Any
@@ -50,15 +52,59 @@ def _set_change(old: list[Any], new: list[Any]) -> str:
     return " ".join(parts) if parts else "order changed"
 
 
+_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]|\w+|\s+|[^\w\s]")
+"""Words, runs of space and single marks; Japanese text (no spaces between words) goes by character."""
+
+
+def word_diff(old: str, new: str) -> list[tuple[str, str]]:
+    """The two texts as runs of ('=', same), ('-', deleted) and ('+', inserted) words (difflib)."""
+    a, b = _TOKEN.findall(old), _TOKEN.findall(new)
+    out: list[tuple[str, str]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal":
+            out.append(("=", "".join(a[i1:i2])))
+            continue
+        if i2 > i1:
+            out.append(("-", "".join(a[i1:i2])))
+        if j2 > j1:
+            out.append(("+", "".join(b[j1:j2])))
+    return out
+
+
+def _is_prose(change: FieldChange) -> bool:
+    """A changed text long enough to be cut short, or of several words: shown as a word diff."""
+    old, new = change.old, change.new
+    return isinstance(old, str) and isinstance(new, str) and (
+        max(len(old), len(new)) > 40 or " " in old.strip() or " " in new.strip())
+
+
+def word_diff_text(old: str, new: str) -> str:
+    """The whole new text with deletions as [-...-] and insertions as {+...+} (git's --word-diff)."""
+    marks = {"=": "{}", "-": "[-{}-]", "+": "{{+{}+}}"}
+    return "".join(marks[op].format(text) for op, text in word_diff(old, new)).replace("\n", " ")
+
+
 def change_text(change: FieldChange) -> str:
-    """``path: old -> new`` (set changes for lists of scalars), or ``+ path: value`` / ``- path: value``."""
+    """``path: old -> new`` (set changes for lists of scalars, a word diff for texts), or
+    ``+ path: value`` / ``- path: value``."""
     if change.op == "added":
         return f"+ {change.path}: {value_text(change.new)}"
     if change.op == "removed":
         return f"- {change.path}: {value_text(change.old)}"
     if isinstance(change.old, list) and isinstance(change.new, list):
         return f"{change.path or '.'}: {_set_change(change.old, change.new)}"
+    if _is_prose(change):
+        return f"{change.path or '.'}: {word_diff_text(change.old, change.new)}"
     return f"{change.path or '.'}: {value_text(change.old)} -> {value_text(change.new)}"
+
+
+def change_html(change: FieldChange) -> str:
+    """`change_text` as HTML, a changed text shown whole with <del> and <ins> words."""
+    if change.op != "changed" or not _is_prose(change):
+        return escape(change_text(change))
+    tags = {"=": "{}", "-": "<del>{}</del>", "+": "<ins>{}</ins>"}
+    words = "".join(tags[op].format(escape(text)) for op, text in word_diff(change.old, change.new))
+    return f"{escape(change.path or '.')}: {words}"
 
 
 def rules_text(old: list[str], new: list[str], kind: str) -> str:
@@ -211,13 +257,15 @@ h2 { font-size: 1.1rem; border-bottom: 1px solid #d1d9e0; margin-top: 2rem; }
 ul.changes { margin: .2rem 0; font-family: ui-monospace, monospace; font-size: .85rem; }
 .graph svg { max-width: 100%; height: auto; }
 pre { background: #f6f8fa; padding: .5rem; overflow: auto; }
+del { background: #ffebe9; color: #82071e; } ins { background: #dafbe1; color: #116329; text-decoration: none; }
+.note { color: #59636e; font-style: italic; }
 """
 
 
 def _html_item(item: ItemChange) -> str:
     verbs = verbs_text(item)
     lines = [f"<li>verbs: {escape(verbs)}</li>"] if verbs else []
-    lines += [f"<li>{escape(change_text(c))}</li>" for c in item.changes]
+    lines += [f"<li>{change_html(c)}</li>" for c in item.changes]
     note = " (citations only)" if item.citations_only else ""
     return (f'<div class="item {item.kind}"><span class="id">{SIGNS[item.kind]} {escape(item.id)}</span> '
             f'<span class="meta">{escape(where_text(item))} · rules '
@@ -236,7 +284,9 @@ def render_html(diff: RulebookDiff) -> str:
     if not diff.graph.empty:
         lines = "".join(f"<li>{escape(line.strip())}</li>" for line in _graph_lines(diff.graph))
         dot_text = to_dot(diff.graph)
-        picture = f"<details><summary>DOT source</summary><pre>{escape(dot_text)}</pre></details>"
+        picture = ('<p class="note">No picture: Graphviz (the <code>dot</code> program) is not installed here; '
+                   "the DOT source below draws it.</p>"
+                   f"<details><summary>DOT source</summary><pre>{escape(dot_text)}</pre></details>")
         if graphviz_available():
             try:
                 svg = render_dot(dot_text, "svg")
@@ -251,4 +301,4 @@ def render_html(diff: RulebookDiff) -> str:
             + ("<p><em>No differences.</em></p>" if diff.empty else "") + "</body></html>\n")
 
 
-__all__ = ["RB_FORMATS", "change_text", "render_rbdiff", "value_text"]
+__all__ = ["RB_FORMATS", "change_html", "change_text", "render_rbdiff", "value_text", "word_diff", "word_diff_text"]
