@@ -132,6 +132,20 @@ class Game:
         self._to_owner: dict[str, bool] = {}  # zone -> cards entering it go to their owner's side
         self._keeps: dict[tuple[str, str], bool] = {}  # (from, to) -> the object keeps its identity
         ability_zones = set().union(*rb.ability_zones.values()) if rb.ability_zones else set()
+        # Abilities that work in other zones than their card type's (an `active_zones` keyword):
+        # (card, ability index) -> its zones, and card -> every zone one of its abilities works in.
+        self.active_zones: dict[tuple[str, int], frozenset[str]] = {}
+        self.active_zone_cards: dict[str, frozenset[str]] = {}
+        for cid, card in self.cards.items():
+            for ab in card.abilities:
+                for kw in ab.keywords:
+                    zs = (rb.keywords.get(kw) or {}).get("zones_c")
+                    if zs is not None:
+                        self.active_zones[(cid, ab.index)] = self.active_zones.get((cid, ab.index), frozenset()) | zs
+            mine = [zs for (c, _), zs in self.active_zones.items() if c == cid]
+            if mine:
+                self.active_zone_cards[cid] = frozenset().union(*mine) | rb.ability_zones.get(card.type, frozenset())
+                ability_zones |= self.active_zone_cards[cid]
         # (zone key, zone, only its top card is in play) for the zones where abilities work. The
         # keys are kept as the state's own objects (typed Any), so reading a zone hashes the same
         # tuple instead of building one.

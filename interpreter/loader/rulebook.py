@@ -171,7 +171,7 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
     zones = compile_zones(ids.zones, known, comp)
     arrival = check_zone_rules(m, known, comp)
     ability_zones = check_card_types(ids, comp)
-    keywords = compile_keywords(ids.keywords, known, comp)
+    keywords = compile_keywords(ids.keywords, known, comp, ids.groups)
     actions = compile_actions(ids.actions, comp)
     processes, redirect = compile_rule_processing(m, ids, bodies, comp)
     setup = comp.steps((d.get("setup", {}) or {}).get("do", []), m.loc("setup").at("do")) if "setup" in d else ()

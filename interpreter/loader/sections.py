@@ -302,7 +302,9 @@ def check_card_types(ids: Ids, comp: Compiler) -> dict[str, frozenset[str]]:
     return ability_zones
 
 
-def compile_keywords(kw_raw: Raw, known: Known, comp: Compiler) -> dict[str, dict[str, Any]]:
+def compile_keywords(kw_raw: Raw, known: Known, comp: Compiler,
+                     groups: dict[str, list[str]] | None = None) -> dict[str, dict[str, Any]]:
+    groups = groups or {}
     keywords: dict[str, dict[str, Any]] = {}
     for kid, (k, loc) in kw_raw.items():
         entry = dict(k)
@@ -312,6 +314,18 @@ def compile_keywords(kw_raw: Raw, known: Known, comp: Compiler) -> dict[str, dic
             entry["if_c"] = comp.expr(k.get("if", True), loc.at("if"))
         if k.get("kind") == "zone_gate" and k.get("zone") not in known.zones:
             comp.error(loc.at("zone"), f"unknown zone '{k.get('zone')}'")
+        if k.get("kind") == "active_zones":
+            # An ability that plainly works from another zone than its card type's (e.g. a card's
+            # ability that says it works from a pile of scored cards): its zones, groups expanded.
+            zs: set[str] = set()
+            for i, z in enumerate(k.get("zones", []) or []):
+                if z in groups:
+                    zs.update(groups[z])
+                elif z in known.zones:
+                    zs.add(z)
+                else:
+                    comp.error(loc.at("zones", i), f"unknown zone or group '{z}'")
+            entry["zones_c"] = frozenset(zs)
         if k.get("kind") == "action" and k.get("template") not in known.templates:
             comp.error(loc.at("template"), f"unknown template '{k.get('template')}'")
         keywords[kid] = entry

@@ -43,7 +43,8 @@ def ability_objects(game: Game, player: int | None = None) -> list[GameObject]:
             for i in ids:
                 o = objects[i]
                 card = cards[o.card_id]
-                if card.abilities and zone in zones_of.get(card.type, ()):
+                if card.abilities and (zone in zones_of.get(card.type, ())
+                                       or zone in game.active_zone_cards.get(o.card_id, ())):
                     if o.holder is None and o.states.get(FACE) != "down":
                         objs.append(o)
         negating = [e for e in st.effects if e.kind == "continuous" and e.spec.get("negate")]
@@ -99,6 +100,9 @@ def gate_ok(obj: GameObject, ab: Ability, game: Game | None = None) -> bool:
     group needs one of its conditions to hold (several area or timing icons are alternatives)."""
     if ab.gate_zone is not None and obj.zone != ab.gate_zone:
         return False
+    if game is not None and game.active_zone_cards and obj.card_id in game.active_zone_cards \
+            and not works_in(game, obj.card_id, ab, obj.zone):
+        return False
     if ab.conditions and game is not None:
         ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules, ability=ab)
         groups: dict[str, bool] = {}
@@ -106,6 +110,16 @@ def gate_ok(obj: GameObject, ab: Ability, game: Game | None = None) -> bool:
             groups[group] = groups.get(group, False) or bool(cond(ctx))
         return all(groups.values())
     return True
+
+
+def works_in(game: Game, card_id: str, ab: Ability, zone: str) -> bool:
+    """Whether an ability works in a zone: its own `active_zones` keyword's zones if it has one (an
+    ability whose text plainly works elsewhere), else where its card type's abilities work. Card
+    data, not an engine assumption about any kind of card."""
+    zones = game.active_zones.get((card_id, ab.index))
+    if zones is not None:
+        return zone in zones
+    return zone in game.rb.ability_zones.get(game.cards[card_id].type, ())
 
 
 def limit_ok(game: Game, obj: GameObject, ab: Ability) -> bool:

@@ -91,7 +91,9 @@ class Triggers:
                 moved = (old.oid, event["new"].oid)
             if isinstance(old, GameObject) and old.oid not in st.objects:
                 card = game.cards[old.card_id]
-                if card.abilities and old.zone in game.rb.ability_zones.get(card.type, ()) and old.holder is None:
+                if card.abilities and old.holder is None and (
+                        old.zone in game.rb.ability_zones.get(card.type, ())
+                        or old.zone in game.active_zone_cards.get(old.card_id, ())):
                     gone = [(old, ab, trig) for ab, trig in self._by_event(old.card_id).get("moved", ())
                             if gate_ok(old, ab, game)]
                     if gone:

@@ -1,0 +1,27 @@
+"""Generic effect constructs real cards need (issue 18, item 7), on the toy rulebook: abilities that
+work from another zone, effects that do not stack, granted abilities, player values, ability tests,
+cost reductions, multiset fields lowered, an event when an ability resolves, and cards that changed
+area this turn."""
+
+from __future__ import annotations
+
+from toy_engine import toy_game
+
+
+def obj(g, card_id, zone=None):
+    return next(o for o in g.state.objects.values() if o.card_id == card_id and (zone is None or o.zone == zone))
+
+
+# -- 1. where an ability works is card data: active_zones ------------------------------------------
+def test_an_active_zones_ability_works_from_its_zone_only():
+    g = toy_game({"P1": {"field": ["U-PLAIN"], "discard": ["U-RELIC"]}}, stop="two")
+    g.advance()
+    # In the discard pile only the ability listing the discard pile works (+2, not +10).
+    assert g.field(obj(g, "U-PLAIN"), "power") == 4
+
+
+def test_an_active_zones_ability_does_not_work_where_its_type_does():
+    g = toy_game({"P1": {"field": ["U-PLAIN", "U-RELIC"]}}, stop="two")
+    g.advance()
+    assert g.field(obj(g, "U-PLAIN"), "power") == 12
+    assert g.field(obj(g, "U-RELIC"), "power") == 11
