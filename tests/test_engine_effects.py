@@ -5,7 +5,7 @@ area this turn."""
 
 from __future__ import annotations
 
-from toy_engine import toy_game
+from toy_engine import play, toy_game
 
 
 def obj(g, card_id, zone=None):
@@ -25,3 +25,27 @@ def test_an_active_zones_ability_does_not_work_where_its_type_does():
     g.advance()
     assert g.field(obj(g, "U-PLAIN"), "power") == 12
     assert g.field(obj(g, "U-RELIC"), "power") == 11
+
+
+# -- 2. an effect that does not stack: no_stack --------------------------------------------------
+def test_copies_of_a_text_that_does_not_stack_apply_once():
+    g = toy_game({"P1": {"field": ["U-PLAIN", "U-BANNER", "U-BANNER"]}}, stop="two")
+    g.advance()
+    assert g.field(obj(g, "U-PLAIN"), "power") == 3
+
+
+def test_effects_under_one_label_apply_once_and_others_stack():
+    g = toy_game({"P1": {"field": ["U-PLAIN", "U-BANNER-ALT", "U-BANNER-LABEL", "U-BANNER"]}}, stop="two")
+    g.advance()
+    assert g.field(obj(g, "U-PLAIN"), "power") == 4  # the label once (+1), the unlabelled text once (+1)
+
+
+def test_a_created_effect_that_does_not_stack_applies_once():
+    g = toy_game({"P1": {"field": ["U-PLAIN", "U-RALLY"], "hand": []}}, stop="two")
+    d = g.advance()
+    use = next(o.id for o in d.options if o.id.startswith("use:"))
+    d = play(g, [use])
+    use = next(o.id for o in d.options if o.id.startswith("use:"))
+    play(g, [use])
+    assert sum(1 for e in g.state.effects if e.kind == "continuous") == 2
+    assert g.field(obj(g, "U-PLAIN"), "power") == 5

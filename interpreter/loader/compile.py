@@ -271,11 +271,15 @@ class Compiler:
                 out[key] = self.arg("event", v, kl, "spec")
             elif key in ("optional", "once", "negate"):
                 out[key] = bool(v)
+            elif key == "no_stack":
+                if not isinstance(v, (bool, str)):
+                    self.error(kl, "expected true or a label naming the text that does not stack")
+                out[key] = v if isinstance(v, str) else bool(v)
             elif key == "rules":
                 out[key] = tuple(v)
             else:
                 self.error(kl, f"unknown key '{key}' (allowed: affects, if, do, instead, modify, trigger, "
-                               "event, optional, once, negate, rules)", at_key=True)
+                               "event, optional, once, negate, no_stack, rules)", at_key=True)
         return out
 
     def modify(self, value: Any, loc: Loc) -> list[tuple[str, str, Callable[[Any], Any]]]:

@@ -27,12 +27,15 @@ Key = tuple[int, int] | None
 
 
 class Entry:
-    __slots__ = ("layer", "ts", "field", "op", "value", "affected", "reads", "source", "spec", "ctx", "locked")
+    __slots__ = ("layer", "ts", "field", "op", "value", "affected", "reads", "source", "spec", "ctx", "locked",
+                 "stack")
 
     def __init__(self, layer: int, ts: int, field: str, op: str, value: Any, reads: frozenset[str],
-                 spec: dict[str, Any], ctx: Ctx, locked: set[int] | None, source: Key = None) -> None:
+                 spec: dict[str, Any], ctx: Ctx, locked: set[int] | None, source: Key = None,
+                 stack: Any = None) -> None:
         self.layer, self.ts, self.field, self.op, self.value = layer, ts, field, op, value
         self.reads, self.spec, self.ctx, self.locked, self.source = reads, spec, ctx, locked, source
+        self.stack = stack  # what identifies copies of one text that does not stack (None: it stacks)
         self.affected: set[int] = set()
 
 
@@ -163,9 +166,13 @@ class Continuous:
         for ts, spec, ctx, locked, key in sources:
             affects = spec.get("affects")
             reads = frozenset(getattr(affects, "attrs_used", ()) or ())
-            for field, op, fn in spec.get("modify", []):
+            label = spec.get("no_stack")
+            for i, (field, op, fn) in enumerate(spec.get("modify", [])):
+                # Copies of a text that does not stack: the same compiled text (several copies of a card)
+                # or the same label (the author's name for it, e.g. across reprints).
+                stack = None if not label else (label if isinstance(label, str) else id(spec), i)
                 raw.append(Entry(self.layer_of.get(op, len(self.layer_of)), ts, field, op, fn(ctx), reads, spec,
-                                 ctx, locked, key))
+                                 ctx, locked, key, stack))
         ordered = self._order(raw)
         self.entries = []
         self.building = True
@@ -186,6 +193,8 @@ class Continuous:
                 if e.source is not None:
                     now.setdefault(e.source, set()).update(e.affected)
             self._lapse(now)
+        if any(e.stack is not None for e in self.entries):
+            self._no_stack()
         applied = [(e.field, e.op, e.value, e.affected) for e in self.entries]
         if applied != self._last:
             self._gen += 1
@@ -209,6 +218,19 @@ class Continuous:
                 if e.source is not None:
                     e.affected = {oid for oid in e.affected if (e.source[0], e.source[1], oid) not in lapsed}
         st.applying = {k: v for k, v in applying.items() if v}
+
+    def _no_stack(self) -> None:
+        """Several copies of a continuous effect that says it does not stack apply once to a card: the
+        first in the order effects apply; the later copies leave that card alone (they still apply
+        to cards the first does not)."""
+        seen: set[tuple[Any, int]] = set()
+        for e in self.entries:
+            if e.stack is None:
+                continue
+            dup = {oid for oid in e.affected if (e.stack, oid) in seen}
+            seen.update((e.stack, oid) for oid in e.affected)
+            if dup:
+                e.affected = e.affected - dup
 
     @staticmethod
     def _order(entries: list[Entry]) -> list[Entry]:
