@@ -139,3 +139,4 @@ class Rulebook:
     files: list[Path] = field(default_factory=list)
     invariants: list[dict[str, Any]] = field(default_factory=list)
     compiler: Any = None
+    card_text: Any = None  # interpreter.cardtext.grammar.Grammar: the printed phrases, if the rulebook has them

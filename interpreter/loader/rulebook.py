@@ -179,6 +179,7 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
     graph = compile_turn(m, ids, comp, diags, directory)
     timing = check_timing_sections(m, comp)
     invariants = compile_invariants(m, comp)
+    card_text = _card_text(m, diags)
     diags.raise_if_any()
 
     zr = d.get("zone_rules", {}) or {}
@@ -196,7 +197,25 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
         timing=timing, outcomes=d.get("outcomes", {}) or {}, names=names,
         identity_groups=tuple(zr.get("identity_kept_within", []) or ()),
         owner_except_groups=tuple(zr.get("to_owner_except", []) or ()), arrival_marks=arrival,
-        ability_zones=ability_zones, files=files, compiler=comp, invariants=invariants,
+        ability_zones=ability_zones, files=files, compiler=comp, invariants=invariants, card_text=card_text,
     )
     rb.raw["infinite_loop"] = d.get("infinite_loop") or (d.get("outcomes", {}) or {}).get("infinite_loop")
     return rb
+
+
+def _card_text(m: Merged, diags: Diagnostics) -> Any:
+    """The card-text phrases (interpreter/cardtext), checked now so `sogo validate` reports their
+    problems where they are written; None when the rulebook declares no phrases."""
+    section = m.data.get("card_text")
+    if not isinstance(section, dict) or not section.get("phrases"):
+        return None
+    from interpreter.cardtext.grammar import Grammar
+
+    def where(path: tuple[Any, ...]) -> tuple[str, int, int]:
+        loc = m.loc("card_text").at(*path)
+        return (loc.file, *loc.pos())
+
+    grammar = Grammar(section, where)
+    for path, line, col, message in grammar.problems:
+        diags.add(path, line, col, message)
+    return grammar

@@ -1,0 +1,307 @@
+"""Card files and their printed text: compile, check, pin and count.
+
+A card's `text` is its printed text, one ability per line (or as the rulebook's card_text says).
+Ability k of the card encodes line k. `sogo cards compile` rewrites each compiled ability from its
+line; an ability marked `hand: true` was written by hand and is kept; a line no phrase fully
+matches becomes an ability holding only its `text`, its `pin` and the `todo` fragments, which the
+game does not play until someone writes it. Every ability records the `pin` of the text it encodes,
+so an errata (a changed line) is reported for review by `sogo validate`.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from interpreter.cardtext.compiler import Compiled, compile_ability_text
+from interpreter.cardtext.grammar import Grammar
+from interpreter.cardtext.normalize import split_abilities
+from interpreter.loader.diagnostics import Diagnostic, LoadError
+from interpreter.loader.yaml_safe import SourceMap, load_yaml
+
+EFFECT_KEYS = ("kind", "keywords", "optional", "trigger", "cost", "effect", "params")
+"""What an ability does: the keys --check compares (text, pin, rules and notes are not behaviour)."""
+
+
+def grammar_of(rb: Any) -> Grammar:
+    if rb.card_text is None:
+        raise LoadError.single(str(rb.directory / "rulebook.yaml"), 1, 1,
+                               f"rulebook '{rb.id}' declares no card-text phrases (a card_text section with "
+                               f"phrases), so its card text cannot be compiled")
+    return rb.card_text
+
+
+def text_position(source: str, smap: SourceMap, path: tuple[Any, ...], index: int) -> tuple[int, int]:
+    """Line and column in the file of character `index` of the string scalar at `path`: exact for
+    block scalars (`|`) and single-line scalars, the scalar's start otherwise."""
+    line, col = smap.get(path)
+    lines = source.splitlines()
+    if not 0 < line <= len(lines):
+        return line, col
+    head = lines[line - 1][col - 1:] if col - 1 < len(lines[line - 1]) else ""
+    if head.startswith(("|", ">")):
+        body_line = line  # 0-based index of the first content line
+        while body_line < len(lines) and not lines[body_line].strip():
+            body_line += 1
+        if body_line >= len(lines):
+            return line, col
+        indent = len(lines[body_line]) - len(lines[body_line].lstrip(" "))
+        value_before = _value_text(smap, path, source)
+        before = value_before[:index] if value_before is not None else ""
+        k = before.count("\n")
+        return body_line + 1 + k, indent + 1 + len(before) - (before.rfind("\n") + 1)
+    quoted = 1 if head[:1] in ("'", '"') else 0
+    return line, col + quoted + index
+
+
+def _value_text(smap: SourceMap, path: tuple[Any, ...], source: str) -> str | None:
+    from interpreter.loader.yaml_safe import load_yaml_text
+
+    data, _ = load_yaml_text(source, smap.source)
+    for key in path:
+        data = data[key]
+    return data if isinstance(data, str) else None
+
+
+@dataclass
+class CardResult:
+    """One card's compiled text: each line's result, and where the card and its text are."""
+
+    card_id: str
+    index: int
+    lines: list[tuple[int, Compiled]]  # (start index in the card's text, result)
+
+
+@dataclass
+class FileResult:
+    path: Path
+    data: Any
+    smap: SourceMap
+    source: str
+    cards: list[CardResult] = field(default_factory=list)
+
+    def where(self, card: CardResult, start: int) -> tuple[int, int]:
+        return text_position(self.source, self.smap, ("cards", card.index, "text"), start)
+
+
+def compile_file(grammar: Grammar, path: Path) -> FileResult:
+    """Compile the printed text of every card of a card file (cards without `text` are skipped)."""
+    data, smap = load_yaml(path)
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
+        raise LoadError.single(str(path), 1, 1, "expected a card file: a mapping with 'game' and a list of 'cards'")
+    result = FileResult(path, data, smap, path.read_text(encoding="utf-8"))
+    cache: dict[str, Compiled] = {}  # printings of one card share their text
+    for i, card in enumerate(data["cards"]):
+        if not isinstance(card, dict) or not isinstance(card.get("text"), str):
+            continue
+        lines = []
+        for start, line in split_abilities(card["text"], grammar.rules):
+            if line not in cache:
+                cache[line] = compile_ability_text(grammar, line)
+            lines.append((start, cache[line]))
+        result.cards.append(CardResult(str(card.get("id")), i, lines))
+    return result
+
+
+def unmatched_diagnostics(result: FileResult) -> list[Diagnostic]:
+    """Each fragment no phrase matches, at its place in the file."""
+    out = []
+    for card in result.cards:
+        for start, compiled in card.lines:
+            for frag in compiled.unmatched:
+                line, col = result.where(card, start + frag.start)
+                why = f" ({compiled.error})" if compiled.error else ""
+                out.append(Diagnostic(str(result.path), line, col,
+                                      f"card {card.card_id}: no phrase matches 「{frag.text}」{why}"))
+    return out
+
+
+def new_abilities(card: dict[str, Any], lines: list[tuple[int, Compiled]]) -> list[dict[str, Any]]:
+    """The abilities a card gets from its text: compiled ones, hand-written ones kept (`hand: true`
+    at the same position), and `todo` entries for lines not compiled."""
+    old = card.get("abilities") or []
+    out: list[dict[str, Any]] = []
+    for k, (_, compiled) in enumerate(lines):
+        previous = old[k] if k < len(old) and isinstance(old[k], dict) else None
+        if previous is not None and previous.get("hand"):
+            out.append(previous)
+        elif compiled.ability is not None:
+            extra = {key: previous[key] for key in ("rules",) if previous and key in previous}
+            out.append({"text": compiled.text, "pin": compiled.pin, **compiled.ability, **extra})
+        else:
+            out.append({"text": compiled.text, "pin": compiled.pin,
+                        "todo": [f.text for f in compiled.unmatched] or ["(not compiled)"]})
+    return out
+
+
+def write_compiled(result: FileResult) -> str:
+    """The card file with its abilities rewritten from the text, comments and order kept."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML()
+    yaml.preserve_quotes = True
+    yaml.width = 4096
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    doc = yaml.load(result.source)
+    for card in result.cards:
+        node = doc["cards"][card.index]
+        abilities = new_abilities(result.data["cards"][card.index], card.lines)
+        node["abilities"] = _flow_leaves(abilities)
+    out = io.StringIO()
+    yaml.dump(doc, out)
+    return out.getvalue()
+
+
+def _flow_leaves(value: Any) -> Any:
+    """Small mappings (a template call's arguments) written on one line, as card files write them."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(value, dict):
+        m = CommentedMap((k, _flow_leaves(v)) for k, v in value.items())
+        if all(not isinstance(v, dict | list) for v in value.values()) and len(value) <= 4:
+            m.fa.set_flow_style()
+        return m
+    if isinstance(value, list):
+        s = CommentedSeq(_flow_leaves(v) for v in value)
+        if all(isinstance(v, str) for v in value):
+            s.fa.set_flow_style()
+        return s
+    return value
+
+
+def check_file(result: FileResult) -> list[Diagnostic]:
+    """Where a card's abilities do not do what its text compiles to (hand-written ones included)."""
+    out = []
+    for card in result.cards:
+        raw = result.data["cards"][card.index]
+        have = raw.get("abilities") or []
+        for k, (start, compiled) in enumerate(card.lines):
+            line, col = result.where(card, start)
+            if compiled.ability is None:
+                continue  # not compiled: reported as unmatched fragments
+            if k >= len(have) or not isinstance(have[k], dict):
+                out.append(Diagnostic(str(result.path), line, col,
+                                      f"card {card.card_id}: line {k + 1} of its text has no ability"))
+                continue
+            diff = _first_difference({x: compiled.ability.get(x) for x in EFFECT_KEYS},
+                                     {x: have[k].get(x) for x in EFFECT_KEYS})
+            if diff:
+                aline, acol = result.smap.get(("cards", card.index, "abilities", k))
+                out.append(Diagnostic(str(result.path), aline, acol,
+                                      f"card {card.card_id}: ability {k + 1} differs from its text: {diff}"))
+        if len(have) > len(card.lines):
+            aline, acol = result.smap.get(("cards", card.index, "abilities", len(card.lines)))
+            out.append(Diagnostic(str(result.path), aline, acol,
+                                  f"card {card.card_id}: ability {len(card.lines) + 1} has no line of text"))
+    return out
+
+
+def _first_difference(want: Any, have: Any, path: str = "") -> str | None:
+    """The first place two abilities differ, as `path: text gives X, card has Y`."""
+    if isinstance(want, dict) and isinstance(have, dict):
+        for key in list(want) + [k for k in have if k not in want]:
+            d = _first_difference(want.get(key), have.get(key), f"{path}.{key}" if path else str(key))
+            if d:
+                return d
+        return None
+    if isinstance(want, list) and isinstance(have, list) and len(want) == len(have):
+        for i, (a, b) in enumerate(zip(want, have, strict=True)):
+            d = _first_difference(a, b, f"{path}[{i}]")
+            if d:
+                return d
+        return None
+    if want in (None, False, []) and have in (None, False, []):
+        return None
+    if want != have:
+        return f"{path}: text gives {_short(want)}, card has {_short(have)}"
+    return None
+
+
+def _short(value: Any, limit: int = 100) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+_NUMBER = re.compile(r"[0-9]+")
+_QUOTED = re.compile(r"「[^」]*」|『[^』]*』|\[[^\]]*\]")
+
+
+def shape(fragment: str) -> str:
+    """A fragment with its numbers and quoted names blanked, so fragments of one shape count together."""
+    return _NUMBER.sub("N", _QUOTED.sub(lambda m: m.group(0)[0] + "…" + m.group(0)[-1], fragment))
+
+
+def stats(results: list[FileResult], top: int = 20) -> dict[str, Any]:
+    """How many cards and abilities compile fully, partly or not at all, and the commonest unmatched shapes."""
+    abilities: Counter[str] = Counter()
+    cards: Counter[str] = Counter()
+    shapes: Counter[str] = Counter()
+    example: dict[str, str] = {}
+    matched = 0.0
+    for result in results:
+        for card in result.cards:
+            statuses = [c.status for _, c in card.lines]
+            if not statuses:
+                continue
+            abilities.update(statuses)
+            matched += sum(c.matched_share for _, c in card.lines)
+            cards["full" if all(s == "full" for s in statuses) else
+                  "none" if all(s == "none" for s in statuses) else "partial"] += 1
+            for start, c in card.lines:
+                for frag in c.unmatched:
+                    key = shape(frag.text)
+                    shapes[key] += 1
+                    if key not in example:
+                        line, col = result.where(card, start + frag.start)
+                        example[key] = f"{result.path}:{line}:{col}"
+    total = sum(abilities.values())
+    return {
+        "cards": {k: cards.get(k, 0) for k in ("full", "partial", "none")},
+        "abilities": {k: abilities.get(k, 0) for k in ("full", "partial", "none")},
+        "abilities_total": total,
+        "full_share": round(abilities.get("full", 0) / total, 4) if total else 0.0,
+        "text_matched_share": round(matched / total, 4) if total else 0.0,
+        "unmatched": [{"shape": s, "count": n, "first": example[s]} for s, n in shapes.most_common(top)],
+    }
+
+
+def render_stats(report: dict[str, Any]) -> str:
+    a, c = report["abilities"], report["cards"]
+    lines = [
+        f"abilities: {report['abilities_total']}  fully compiled {a['full']} ({report['full_share']:.1%}), "
+        f"partly {a['partial']}, not at all {a['none']}",
+        f"cards with text: {sum(c.values())}  fully {c['full']}, partly {c['partial']}, not at all {c['none']}",
+        f"share of ability text matched by phrases: {report['text_matched_share']:.1%}",
+    ]
+    if report["unmatched"]:
+        lines.append("most frequent unmatched fragments (N: a number, 「…」: a name):")
+        for u in report["unmatched"]:
+            lines.append(f"  {u['count']:5d}  {u['shape']}   (first: {u['first']})")
+    return "\n".join(lines) + "\n"
+
+
+def pin_file(grammar: Grammar, path: Path) -> tuple[str, int]:
+    """The card file with every ability's pin set to its line of text (after a review); and how many changed."""
+    from ruamel.yaml import YAML
+
+    result = compile_file(grammar, path)
+    yaml = YAML()
+    yaml.preserve_quotes = True
+    yaml.width = 4096
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    doc = yaml.load(result.source)
+    changed = 0
+    for card in result.cards:
+        node = doc["cards"][card.index]
+        for k, (_, compiled) in enumerate(card.lines):
+            abilities = node.get("abilities") or []
+            if k < len(abilities) and abilities[k].get("pin") != compiled.pin:
+                abilities[k]["pin"] = compiled.pin
+                changed += 1
+    out = io.StringIO()
+    yaml.dump(doc, out)
+    return out.getvalue(), changed

@@ -1,0 +1,161 @@
+"""One ability's printed text compiled into an ability, or the fragments no phrase matches.
+
+An ability is its markers, then its costs, then the clauses of its body, each matched by a phrase
+of the rulebook (grammar.py). What they give is assembled in order: keywords and costs add up, the
+clauses' effect steps run in the order written, and a clause that gives `if` (a condition such as
+"if you have nine or more energy," or "if you do,") puts the steps after it, to the end of its
+sentence, under that condition.
+A condition covers the rest of its sentence. When no way through the whole text exists, the text is scanned phrase by phrase to name the
+fragments no phrase matches, which is what a card author or a rules maintainer acts on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.cardtext.grammar import ENGINE_PARTS, Grammar, GrammarError, Match, Matcher
+from interpreter.cardtext.normalize import Normalized, normalize, pin_of
+
+MAX_PATHS = 20000
+"""How many partial parses one ability may try before it is called too ambiguous to compile."""
+
+
+@dataclass
+class Fragment:
+    """A stretch of printed text no phrase matches: its text and where it starts in the source."""
+
+    text: str
+    start: int
+
+
+@dataclass
+class Compiled:
+    """The result for one ability text: the ability (None when it did not compile fully), the
+    fragments no phrase matched, how much of the text matched, and the phrases used."""
+
+    text: str
+    pin: str
+    ability: dict[str, Any] | None
+    unmatched: list[Fragment] = field(default_factory=list)
+    matched_share: float = 0.0
+    phrases: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def status(self) -> str:
+        """`full`, `partial` (some phrases matched) or `none`."""
+        if self.ability is not None:
+            return "full"
+        return "partial" if self.matched_share > 0 else "none"
+
+
+def compile_ability_text(grammar: Grammar, text: str) -> Compiled:
+    """Compile the printed text of one ability."""
+    norm = normalize(text, grammar.rules)
+    pin = pin_of(text, grammar.rules)
+    m = grammar.matcher(norm.text)
+    try:
+        path = _parse(m)
+        if path is not None:
+            ability = assemble(path, norm.text, grammar.sentence_ends)
+            used = [p for _, match in path for p in match.phrases]
+            return Compiled(text, pin, ability, [], 1.0, used)
+        unmatched, share = _scan(m, norm, grammar.sentence_ends + grammar.fragment_ends)
+        return Compiled(text, pin, None, unmatched, share)
+    except GrammarError as e:
+        return Compiled(text, pin, None, [Fragment(text, 0)], 0.0, error=str(e))
+
+
+def _parse(m: Matcher) -> list[tuple[str, Match]] | None:
+    """The first way markers, costs and clauses cover the whole text (depth first, phrase order)."""
+    end = len(m.text)
+    budget = [MAX_PATHS]
+
+    def walk(pos: int, stage: int) -> list[tuple[str, Match]] | None:
+        if pos == end:
+            return []
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise GrammarError(f"the text is too ambiguous to compile (more than {MAX_PATHS} partial readings)")
+        for st in range(stage, len(ENGINE_PARTS)):
+            part = ENGINE_PARTS[st]
+            for match in m.part(part, pos):
+                if match.end <= pos:
+                    continue
+                rest = walk(match.end, st)
+                if rest is not None:
+                    return [(part, match), *rest]
+        return None
+
+    return walk(0, 0) if end else None
+
+
+def _scan(m: Matcher, norm: Normalized, ends: tuple[str, ...]) -> tuple[list[Fragment], float]:
+    """Fragments no phrase matches, found by taking the longest phrase wherever one matches and
+    skipping to the next sentence end where none does; and the share of the text matched."""
+    text = m.text
+    pos, matched = 0, 0
+    out: list[Fragment] = []
+    while pos < len(text):
+        best = max((x.end for part in ENGINE_PARTS for x in m.part(part, pos)), default=pos)
+        if best > pos:
+            matched += best - pos
+            pos = best
+            continue
+        stop = min((i + len(e) for e in ends if (i := text.find(e, pos)) >= 0), default=len(text))
+        out.append(Fragment(text[pos:stop], norm.source_index(pos)))
+        pos = stop
+    return out, (matched / len(text) if text else 0.0)
+
+
+def assemble(path: list[tuple[str, Match]], text: str = "", sentence_ends: tuple[str, ...] = ()) -> dict[str, Any]:
+    """An ability from what its markers, costs and clauses gave, in order. A condition covers the
+    rest of its sentence: a clause that ends at a sentence end closes every open condition."""
+    ability: dict[str, Any] = {}
+    steps: list[Any] = []
+    target = steps
+    spec: dict[str, Any] | None = None
+    pending_if: list[Any] = []
+    for part, match in path:
+        gives = match.value
+        if not isinstance(gives, dict):
+            raise GrammarError(f"phrase '{match.phrases[0]}' ({part}) gives {type(gives).__name__}, not a mapping")
+        for key, value in gives.items():
+            if key == "keywords":
+                kws = ability.setdefault("keywords", [])
+                kws.extend(k for k in (value if isinstance(value, list) else [value]) if k not in kws)
+            elif key == "cost":
+                ability.setdefault("cost", []).extend(value if isinstance(value, list) else [value])
+            elif key == "optional":
+                ability["optional"] = bool(ability.get("optional")) or bool(value)
+            elif key == "if":
+                if spec is not None:
+                    raise GrammarError(f"phrase '{match.phrases[0]}': a condition after a continuous effect")
+                pending_if.append(value)
+                node: dict[str, Any] = {"if": {"cond": value, "then": []}}
+                target.append(node)
+                target = node["if"]["then"]
+            elif key == "effect":
+                if isinstance(value, dict):
+                    if spec is not None or steps and not pending_if:
+                        raise GrammarError(f"phrase '{match.phrases[0]}': a continuous effect beside other effects")
+                    spec = dict(value)
+                else:
+                    target.extend(value if isinstance(value, list) else [value])
+            elif key in ability and ability[key] != value:
+                raise GrammarError(f"phrase '{match.phrases[0]}' gives {key} {value!r}, but an earlier phrase "
+                                   f"gave {ability[key]!r}")
+            else:
+                ability[key] = value
+        if part == "clause" and any(text.endswith(e, 0, match.end) for e in sentence_ends):
+            target = steps
+    if spec is not None:
+        if pending_if:  # a condition before a continuous effect: it applies only while the condition holds
+            conds = [*pending_if, *([spec["if"]] if "if" in spec else [])]
+            spec["if"] = " and ".join(f"({c})" for c in conds) if len(conds) > 1 else conds[0]
+        ability["effect"] = spec
+    elif steps:
+        ability["effect"] = steps
+    order = ["kind", "keywords", "optional", "trigger", "cost", "effect"]
+    return {k: ability[k] for k in order if k in ability}

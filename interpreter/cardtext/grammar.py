@@ -1,0 +1,287 @@
+"""The phrases of a game's card text, and matching text against them.
+
+A phrase has a `part` (what it is: an ability `marker`, a `cost`, a `clause` of the body, or a
+smaller phrase type of the rulebook's own such as a card description), one or more patterns and
+what it `gives`. A pattern is literal text with typed slots, `{n:number}` or `{card}` (the slot is
+named after its type when no name is given). A slot type is a slot kind of the rulebook (`number`,
+`quoted`, `words`, `repeat`) or a part: slots nest phrases, so phrases compose.
+
+Matching finds every way a part can match at a position, in the order the phrases are written
+(and, within a slot, longest first), memoized per text; the compiler takes the first way that
+makes the whole ability match. No regular expression is written per card or per phrase.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.cardtext.normalize import TextRules, nfkc, text_rules
+
+ENGINE_PARTS = ("marker", "cost", "clause")
+"""The parts an ability is made of, in this order: markers, then costs, then the clauses of its body."""
+
+GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "if"}
+"""What a marker, cost or clause may give: parts of an ability (`if` puts what follows under a condition)."""
+
+SLOT_KINDS = ("number", "quoted", "words", "repeat")
+_SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_DIGITS = re.compile(r"[0-9]+")
+
+Where = Callable[[tuple[Any, ...]], tuple[str, int, int]]
+"""Maps a data path inside the card_text section to (file, line, col)."""
+
+
+@dataclass(frozen=True)
+class SlotRef:
+    name: str
+    type: str
+
+
+Token = str | SlotRef
+
+
+@dataclass
+class Slot:
+    """A slot type: how a slot of this type reads text and what value it gives."""
+
+    id: str
+    kind: str
+    open: str = ""
+    close: str = ""
+    words: list[tuple[str, Any]] = field(default_factory=list)  # longest first
+    token: str = ""
+
+
+@dataclass
+class Phrase:
+    id: str
+    part: str
+    rules: list[str]
+    patterns: list[list[Token]]
+    gives: Any
+    index: int  # position in the section's list (for locating problems)
+
+
+@dataclass(frozen=True)
+class Match:
+    """One way a part matched: where it ended, what it gave, and the phrases used (outermost first)."""
+
+    end: int
+    value: Any
+    phrases: tuple[str, ...]
+
+
+class GrammarError(Exception):
+    """A phrase gave something that cannot be assembled (raised while compiling one card's text)."""
+
+
+def expr_literal(text: str) -> str:
+    """`text` as a string literal of the expression language."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def substitute(template: Any, values: dict[str, Any]) -> Any:
+    """`gives` with its slots filled: a string that is exactly `{x}` becomes x's value (of any type);
+    `{x}` inside a longer string is replaced by x's value as text."""
+    if isinstance(template, str):
+        whole = _PLACEHOLDER.fullmatch(template)
+        if whole and whole.group(1) in values:
+            return values[whole.group(1)]
+
+        def text_of(m: re.Match[str]) -> str:
+            if m.group(1) not in values:
+                return m.group(0)
+            v = values[m.group(1)]
+            if not isinstance(v, str | int) or isinstance(v, bool):
+                raise GrammarError(f"slot '{m.group(1)}' gives {type(v).__name__}, which cannot be written into text")
+            return str(v)
+
+        return _PLACEHOLDER.sub(text_of, template)
+    if isinstance(template, list):
+        return [substitute(x, values) for x in template]
+    if isinstance(template, dict):
+        return {k: substitute(v, values) for k, v in template.items()}
+    return template
+
+
+def _placeholders(template: Any) -> set[str]:
+    if isinstance(template, str):
+        return set(_PLACEHOLDER.findall(template))
+    if isinstance(template, list):
+        return set().union(*(_placeholders(x) for x in template)) if template else set()
+    if isinstance(template, dict):
+        return set().union(*(_placeholders(v) for v in template.values())) if template else set()
+    return set()
+
+
+def _literal(text: str) -> str:
+    """Literal pattern text as card text is normalized: NFKC, no spaces."""
+    return "".join(ch for ch in nfkc(text) if ch not in " \t\u3000\r\n")
+
+
+def parse_pattern(pattern: str) -> list[Token]:
+    tokens: list[Token] = []
+    pos = 0
+    for m in _SLOT.finditer(pattern):
+        if m.start() > pos:
+            tokens.append(_literal(pattern[pos:m.start()]))
+        tokens.append(SlotRef(m.group(1), m.group(2) or m.group(1)))
+        pos = m.end()
+    if pos < len(pattern):
+        tokens.append(_literal(pattern[pos:]))
+    return [t for t in tokens if t != ""]
+
+
+class Grammar:
+    """A rulebook's card_text section, checked and ready to match text."""
+
+    def __init__(self, section: dict[str, Any], where: Where) -> None:
+        self.rules: TextRules = text_rules(section)
+        self.problems: list[tuple[str, int, int, str]] = []
+        self.where = where
+        self.slots: dict[str, Slot] = {}
+        self.parts: dict[str, list[Phrase]] = {p: [] for p in ENGINE_PARTS}
+        self.phrases: dict[str, Phrase] = {}
+        self.sentence_ends = tuple(nfkc(s) for s in section.get("sentence_ends", ["。"]))
+        self.fragment_ends = tuple(nfkc(s) for s in section.get("fragment_ends", [":"]))
+        for i, raw in enumerate(section.get("slots", []) or []):
+            self._add_slot(raw, ("slots", i))
+        for i, raw in enumerate(section.get("phrases", []) or []):
+            self._add_phrase(raw, i)
+        self._check()
+
+    def _problem(self, path: tuple[Any, ...], message: str) -> None:
+        self.problems.append((*self.where(path), message))
+
+    def _add_slot(self, raw: dict[str, Any], path: tuple[Any, ...]) -> None:
+        kind = raw["kind"]
+        slot = Slot(raw["id"], kind, nfkc(raw.get("open", "")), nfkc(raw.get("close", "")),
+                    token=_literal(raw.get("token", "")))
+        if kind == "words":
+            slot.words = sorted(((_literal(w), v) for w, v in (raw.get("words") or {}).items()),
+                                key=lambda wv: -len(wv[0]))
+        if raw["id"] in self.slots or raw["id"] in ENGINE_PARTS:
+            self._problem((*path, "id"), f"slot type '{raw['id']}' is defined twice")
+        self.slots[raw["id"]] = slot
+
+    def _add_phrase(self, raw: dict[str, Any], index: int) -> None:
+        texts = raw["text"] if isinstance(raw["text"], list) else [raw["text"]]
+        phrase = Phrase(raw["id"], raw["part"], list(raw.get("rules", [])),
+                        [parse_pattern(t) for t in texts], raw.get("gives"), index)
+        if phrase.id in self.phrases:
+            self._problem(("phrases", index, "id"), f"phrase id '{phrase.id}' is used twice")
+        self.phrases[phrase.id] = phrase
+        self.parts.setdefault(phrase.part, []).append(phrase)
+
+    def _check(self) -> None:
+        """Slot types exist, every pattern of a phrase names the slots its `gives` uses, and an
+        ability part gives a mapping of ability parts."""
+        for name in self.slots:
+            if name in self.parts:
+                slot_path = ("slots", list(self.slots).index(name), "id")
+                self._problem(slot_path, f"'{name}' is both a slot type and a phrase part")
+        for phrase in self.phrases.values():
+            path = ("phrases", phrase.index)
+            for k, tokens in enumerate(phrase.patterns):
+                names = set()
+                for t in tokens:
+                    if isinstance(t, SlotRef):
+                        names.add(t.name)
+                        if t.type not in self.slots and t.type not in self.parts:
+                            self._problem((*path, "text"), f"pattern {k + 1} of '{phrase.id}' uses unknown slot type "
+                                                           f"'{t.type}' (slot types: {', '.join(self.slots)}; parts: "
+                                                           f"{', '.join(self.parts)})")
+                missing = _placeholders(phrase.gives) - names
+                if missing:
+                    self._problem((*path, "gives"), f"'{phrase.id}' gives {{{', '.join(sorted(missing))}}} but "
+                                                    f"pattern {k + 1} has no such slot")
+                if not tokens or isinstance(tokens[0], SlotRef) and tokens[0].type == phrase.part:
+                    self._problem((*path, "text"), f"pattern {k + 1} of '{phrase.id}' starts with its own part "
+                                                   f"'{phrase.part}' (it would never end)")
+            if phrase.part in ENGINE_PARTS:
+                if not isinstance(phrase.gives, dict):
+                    self._problem((*path, "gives"), f"a {phrase.part} gives a mapping of ability parts "
+                                                    f"({', '.join(sorted(GIVES_KEYS))})")
+                else:
+                    for key in phrase.gives:
+                        if key not in GIVES_KEYS:
+                            self._problem((*path, "gives", key), f"unknown ability part '{key}' (expected one of: "
+                                                                 f"{', '.join(sorted(GIVES_KEYS))})")
+
+    def matcher(self, text: str) -> Matcher:
+        return Matcher(self, text)
+
+
+class Matcher:
+    """Matching one normalized text; results are memoized per (part, position)."""
+
+    def __init__(self, grammar: Grammar, text: str) -> None:
+        self.g = grammar
+        self.text = text
+        self.memo: dict[tuple[str, int], list[Match]] = {}
+        self.active: set[tuple[str, int]] = set()
+
+    def part(self, name: str, pos: int) -> list[Match]:
+        """Every way `name` matches at `pos`, in phrase order."""
+        key = (name, pos)
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.active:  # a phrase type reaching itself at the same position: no match
+            return []
+        self.active.add(key)
+        out: list[Match] = []
+        for phrase in self.g.parts.get(name, []):
+            for tokens in phrase.patterns:
+                for end, values, used in self._seq(tokens, 0, pos, {}, ()):
+                    try:
+                        value = substitute(phrase.gives, values)
+                    except GrammarError as e:
+                        raise GrammarError(f"phrase '{phrase.id}': {e}") from e
+                    out.append(Match(end, value, (phrase.id, *used)))
+        self.active.discard(key)
+        self.memo[key] = out
+        return out
+
+    def _seq(self, tokens: list[Token], i: int, pos: int, values: dict[str, Any],
+             used: tuple[str, ...]) -> Iterator[tuple[int, dict[str, Any], tuple[str, ...]]]:
+        if i == len(tokens):
+            yield pos, values, used
+            return
+        t = tokens[i]
+        if isinstance(t, str):
+            if self.text.startswith(t, pos):
+                yield from self._seq(tokens, i + 1, pos + len(t), values, used)
+            return
+        if t.type in self.g.slots:
+            for end, value in self._slot(self.g.slots[t.type], pos):
+                yield from self._seq(tokens, i + 1, end, {**values, t.name: value}, used)
+            return
+        for m in self.part(t.type, pos):
+            if m.end > pos:
+                yield from self._seq(tokens, i + 1, m.end, {**values, t.name: m.value}, used + m.phrases)
+
+    def _slot(self, slot: Slot, pos: int) -> Iterator[tuple[int, Any]]:
+        text = self.text
+        if slot.kind == "number":
+            m = _DIGITS.match(text, pos)
+            if m:
+                yield m.end(), int(m.group(0))
+        elif slot.kind == "quoted":
+            if text.startswith(slot.open, pos):
+                end = text.find(slot.close, pos + len(slot.open))
+                if end > pos + len(slot.open):
+                    yield end + len(slot.close), expr_literal(text[pos + len(slot.open):end])
+        elif slot.kind == "words":
+            for word, value in slot.words:
+                if word and text.startswith(word, pos):
+                    yield pos + len(word), value
+        elif slot.kind == "repeat" and slot.token:
+            n, end = 0, pos
+            while text.startswith(slot.token, end):
+                n, end = n + 1, end + len(slot.token)
+            for k in range(n, 0, -1):
+                yield pos + k * len(slot.token), k
