@@ -5,7 +5,7 @@ area this turn."""
 
 from __future__ import annotations
 
-from toy_engine import play, toy_game
+from toy_engine import play, toy_env, toy_game
 
 
 def obj(g, card_id, zone=None):
@@ -49,3 +49,24 @@ def test_a_created_effect_that_does_not_stack_applies_once():
     play(g, [use])
     assert sum(1 for e in g.state.effects if e.kind == "continuous") == 2
     assert g.field(obj(g, "U-PLAIN"), "power") == 5
+
+
+# -- 4. a player's value: modify_player, player_value ------------------------------------------------
+def value_of(g, player, name):
+    from interpreter.engine.context import Ctx
+    from interpreter.expr import compile_expr
+
+    rb, _ = toy_env()
+    fn = compile_expr(f"player_value({player}, '{name}')", names=rb.names, functions=rb.functions)
+    return fn(Ctx(g, None, you=0))
+
+
+def test_a_player_value_is_changed_by_effects_on_that_player():
+    g = toy_game({"P1": {"field": ["U-TALLY"], "hand": []}}, stop="two")
+    d = g.advance()
+    assert (value_of(g, 0, "total"), value_of(g, 1, "total")) == (0, -1)
+    g.state.player_counters[0]["total"] = 5  # the base is the player's counter of that name
+    use = next(o.id for o in d.options if o.id.startswith("use:"))
+    play(g, [use])
+    assert (value_of(g, 0, "total"), value_of(g, 1, "total")) == (7, -1)
+    assert value_of(g, 0, "other") == 0

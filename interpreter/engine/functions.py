@@ -207,6 +207,16 @@ def f_counter(env: Any, target: Any, name: str) -> int:
     return 0
 
 
+def f_player_value(env: Any, player: Any, name: str) -> Any:
+    """A player's value as continuous effects make it (`modify_player`), from the player's counter of
+    that name (0 without one): a total a rulebook works out per player, that effects change."""
+    if not isinstance(player, int) or isinstance(player, bool):
+        return 0
+    game: Game = env.game
+    base = game.state.player_counters[player].get(name, 0)
+    return game.continuous.player_value(player, name, base)
+
+
 def f_len(env: Any, v: Any) -> int:
     return len(_as_list(v))
 
@@ -300,6 +310,7 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("untriggered", f_untriggered, 1, 1, pass_env=True),
         FuncSpec("has_status", f_has_status, 2, 2, pass_env=True),
         FuncSpec("counter", f_counter, 2, 2, pass_env=True),
+        FuncSpec("player_value", f_player_value, 2, 2, pass_env=True),
         FuncSpec("names", f_names, 1, 1, pass_env=True),
         FuncSpec("has_name", f_has_name, 2, 2, pass_env=True),
         FuncSpec("printed", f_printed, 2, 2, pass_env=True),

@@ -265,6 +265,8 @@ class Compiler:
                 out[key] = self.steps(v, kl)
             elif key == "modify":
                 out[key] = self.modify(v, kl)
+            elif key == "modify_player":
+                out[key] = self.modify(v, kl, player=True)
             elif key == "trigger":
                 out[key] = self.trigger(v, kl)
             elif key == "event":
@@ -279,17 +281,22 @@ class Compiler:
                 out[key] = tuple(v)
             else:
                 self.error(kl, f"unknown key '{key}' (allowed: affects, if, do, instead, modify, trigger, "
-                               "event, optional, once, negate, no_stack, rules)", at_key=True)
+                               "event, optional, once, negate, no_stack, modify_player, rules)", at_key=True)
         return out
 
-    def modify(self, value: Any, loc: Loc) -> list[tuple[str, str, Callable[[Any], Any]]]:
+    def modify(self, value: Any, loc: Loc, *, player: bool = False) -> list[tuple[str, str, Callable[[Any], Any]]]:
+        """Card fields (or, with `player`, players' values read by `player_value`) to {add|set: VALUE}."""
+        what = "player values" if player else "card fields"
         if not isinstance(value, dict):
-            self.error(loc, "expected a mapping of card fields to {add: ...} or {set: ...}")
+            self.error(loc, f"expected a mapping of {what} to {{add: ...}} or {{set: ...}}")
             return []
         out: list[tuple[str, str, Callable[[Any], Any]]] = []
         for fname, op in value.items():
             fl = loc.at(fname)
-            if fname not in self.known.fields:
+            if player:
+                if not isinstance(fname, str) or not IDENT.match(fname):
+                    self.error(fl, f"expected a name for a player value, got {fname!r}", at_key=True)
+            elif fname not in self.known.fields:
                 self.error(fl, f"unknown card field '{fname}'", at_key=True)
             if not isinstance(op, dict) or len(op) != 1 or next(iter(op)) not in ("add", "set"):
                 self.error(fl, "expected {add: VALUE} or {set: VALUE}")

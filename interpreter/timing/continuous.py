@@ -93,6 +93,27 @@ class Continuous:
                     base = (base or 0) + v
         return base
 
+    def player_value(self, player: int, name: str, base: Any) -> Any:
+        """A value of a player (not of a card) as continuous effects make it: each effect whose
+        `affects` gives this player and whose `modify_player` names the value, in layer then
+        timestamp order. Rulebooks read it where a player-level total is worked out (a score that
+        effects raise or lower as a whole)."""
+        game = self.game
+        if not self.any_sources and not game.state.effects:
+            return base
+        found: list[tuple[int, int, str, Any]] = []
+        for ts, spec, ctx, _locked, _key in self._sources():
+            for field, op, fn in spec.get("modify_player", ()):
+                if field != name:
+                    continue
+                affects = spec.get("affects")
+                who = affects(ctx) if affects is not None else ctx.you
+                if player in (who if isinstance(who, list) else [who]):
+                    found.append((self.layer_of.get(op, len(self.layer_of)), ts, op, fn(ctx)))
+        for _layer, _ts, op, v in sorted(found, key=lambda f: (f[0], f[1])):
+            base = v if op == "set" else (base or 0) + v
+        return base
+
     def invalidate(self) -> None:
         """Forget what was worked out (abilities that work turned out to be negated)."""
         self.version = -1

@@ -17,6 +17,8 @@ def as_objects(v: Any) -> list[GameObject]:
         return []
     if isinstance(v, GameObject):
         return [v]
+    if isinstance(v, int):
+        return []  # a player (an effect on a player's values affects no card)
     return [o for o in v if isinstance(o, GameObject)]
 
 
