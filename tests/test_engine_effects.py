@@ -52,13 +52,17 @@ def test_a_created_effect_that_does_not_stack_applies_once():
 
 
 # -- 4. a player's value: modify_player, player_value ------------------------------------------------
-def value_of(g, player, name):
+def ev(g, src):
+    """An expression's value now, read by P1."""
     from interpreter.engine.context import Ctx
     from interpreter.expr import compile_expr
 
     rb, _ = toy_env()
-    fn = compile_expr(f"player_value({player}, '{name}')", names=rb.names, functions=rb.functions)
-    return fn(Ctx(g, None, you=0))
+    return compile_expr(src, names=rb.names, functions=rb.functions)(Ctx(g, None, you=0))
+
+
+def value_of(g, player, name):
+    return ev(g, f"player_value({player}, '{name}')")
 
 
 def test_a_player_value_is_changed_by_effects_on_that_player():
@@ -70,3 +74,20 @@ def test_a_player_value_is_changed_by_effects_on_that_player():
     play(g, [use])
     assert (value_of(g, 0, "total"), value_of(g, 1, "total")) == (7, -1)
     assert value_of(g, 0, "other") == 0
+
+
+# -- 5. ability tests: ability_count, has_ability_kind, has_keyword ------------------------------
+def test_ability_tests():
+    g = toy_game({"P1": {"field": ["U-PROBE", "U-PLAIN"]}}, stop="two")
+    g.advance()
+    probe, plain = "cards('field', you) where it.name == 'Probe'", "cards('field', you) where it.name == 'Plain'"
+    assert ev(g, f"ability_count(({probe})[0])") == 2
+    assert ev(g, f"ability_count(({plain})[0])") == 0
+    assert ev(g, f"count(cards('field', you) where ability_count(it) == 0)") == 1
+    # a kind the rulebook names, or how abilities of a kind are played
+    assert ev(g, f"has_ability_kind(({probe})[0], 'reflex')") is True
+    assert ev(g, f"has_ability_kind(({probe})[0], 'auto')") is True
+    assert ev(g, f"has_ability_kind(({probe})[0], 'aura')") is False
+    assert ev(g, f"has_keyword(({probe})[0], 'on_ping')") is True
+    assert ev(g, f"has_keyword(({probe})[0], 'at_one')") is False
+    assert ev(g, f"has_keyword(({plain})[0], 'on_ping')") is False

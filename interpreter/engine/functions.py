@@ -217,6 +217,30 @@ def f_player_value(env: Any, player: Any, name: str) -> Any:
     return game.continuous.player_value(player, name, base)
 
 
+def f_ability_count(env: Any, obj: Any) -> int:
+    """How many abilities a card has now (printed and granted; a negated ability still exists)."""
+    if not isinstance(obj, GameObject):
+        return 0
+    return len(env.game.abilities_of(obj))
+
+
+def f_has_ability_kind(env: Any, obj: Any, kind: str) -> bool:
+    """Whether a card has an ability of this kind: a kind the rulebook names (its `ability_kinds`)
+    or how one is played (activated, auto, continuous)."""
+    if not isinstance(obj, GameObject):
+        return False
+    game: Game = env.game
+    engine_kind = game.kind_of.get(kind, kind)
+    return any(ab.kind == engine_kind for ab in game.abilities_of(obj))
+
+
+def f_has_keyword(env: Any, obj: Any, keyword: str) -> bool:
+    """Whether one of a card's abilities has this keyword."""
+    if not isinstance(obj, GameObject):
+        return False
+    return any(keyword in ab.keywords for ab in env.game.abilities_of(obj))
+
+
 def f_len(env: Any, v: Any) -> int:
     return len(_as_list(v))
 
@@ -311,6 +335,9 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("has_status", f_has_status, 2, 2, pass_env=True),
         FuncSpec("counter", f_counter, 2, 2, pass_env=True),
         FuncSpec("player_value", f_player_value, 2, 2, pass_env=True),
+        FuncSpec("ability_count", f_ability_count, 1, 1, pass_env=True),
+        FuncSpec("has_ability_kind", f_has_ability_kind, 2, 2, pass_env=True),
+        FuncSpec("has_keyword", f_has_keyword, 2, 2, pass_env=True),
         FuncSpec("names", f_names, 1, 1, pass_env=True),
         FuncSpec("has_name", f_has_name, 2, 2, pass_env=True),
         FuncSpec("printed", f_printed, 2, 2, pass_env=True),

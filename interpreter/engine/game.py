@@ -19,7 +19,7 @@ from interpreter.engine.determinize import redeal_hidden
 from interpreter.engine.errors import GameError, IllegalAnswer
 from interpreter.engine.functions import Multiset
 from interpreter.engine.log import LogEntry
-from interpreter.loader.model import CardDef, Rulebook
+from interpreter.loader.model import Ability, CardDef, Rulebook
 from interpreter.state.objects import FACE, Effect, GameObject, GameState, remap
 from interpreter.timing import check_timing as ct
 from interpreter.timing import continuous as cont
@@ -152,6 +152,10 @@ class Game:
         self.ability_zone_plan: list[tuple[Any, str, bool]] = [
             (k, k[0], bool(rb.zones[k[0]].raw.get("top_only"))) for k in self.state.zones if k[0] in ability_zones]
         self.ability_zone_set = frozenset(ability_zones)
+        # A rulebook's ability kind -> how it is played (activated | auto | continuous).
+        engine_kinds = {"voluntarily": "activated", "on_trigger": "auto", "never": "continuous"}
+        self.kind_of: dict[str, str] = {str(k.get("id")): engine_kinds.get(str(k.get("played", "")), str(k.get("id")))
+                                        for k in rb.raw.get("ability_kinds", []) or []}
         self._zone_defaults: dict[str, dict[str, Any]] = {}  # zone -> its cards' default states (rulebook data)
         self.auto_steps = 0  # effect steps run so far, against the rulebook's cap on automatic steps
         self._start_runtime()
@@ -510,6 +514,10 @@ class Game:
         if isinstance(base, Multiset):
             base = Multiset(base)
         return self.continuous.value(obj, name, base)
+
+    def abilities_of(self, obj: GameObject) -> list[Ability]:
+        """A card's abilities now: those printed on it."""
+        return self.cards[obj.card_id].abilities
 
     def expr_fail(self, message: str) -> Any:
         raise GameError(message)
