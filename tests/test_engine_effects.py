@@ -83,7 +83,7 @@ def test_ability_tests():
     probe, plain = "cards('field', you) where it.name == 'Probe'", "cards('field', you) where it.name == 'Plain'"
     assert ev(g, f"ability_count(({probe})[0])") == 2
     assert ev(g, f"ability_count(({plain})[0])") == 0
-    assert ev(g, f"count(cards('field', you) where ability_count(it) == 0)") == 1
+    assert ev(g, "count(cards('field', you) where ability_count(it) == 0)") == 1
     # a kind the rulebook names, or how abilities of a kind are played
     assert ev(g, f"has_ability_kind(({probe})[0], 'reflex')") is True
     assert ev(g, f"has_ability_kind(({probe})[0], 'auto')") is True
