@@ -91,3 +91,14 @@ def test_ability_tests():
     assert ev(g, f"has_keyword(({probe})[0], 'on_ping')") is True
     assert ev(g, f"has_keyword(({probe})[0], 'at_one')") is False
     assert ev(g, f"has_keyword(({plain})[0], 'on_ping')") is False
+
+
+# -- 6. a field of cards in hand lowered (a cost), read as the card leaves the hand ----------------
+def test_a_field_of_cards_in_hand_is_lowered_and_kept_as_the_card_leaves():
+    g = toy_game({"P1": {"field": ["U-DISCOUNT"], "hand": ["U-PLAIN"]}}, stop="two")
+    d = g.advance()
+    assert g.field(obj(g, "U-PLAIN", "hand"), "power") == 1
+    use = next(o.id for o in d.options if o.id.startswith("use:"))
+    play(g, [use])
+    assert g.field(obj(g, "U-PLAIN", "discard"), "power") == 2
+    assert g.state.vars["seen_power"] == 1  # what it was in hand, where the effect reached it
