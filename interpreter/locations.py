@@ -63,11 +63,12 @@ def search_path(kind: str) -> list[Path]:
     return out
 
 
-def find(kind: str, name: str) -> Path | None:
-    """The first `<dir>/<name>` on the search path that exists."""
+def find(kind: str, name: str, marker: str | None = None) -> Path | None:
+    """The first `<dir>/<name>` on the search path that exists (and holds `marker`, if given: a
+    folder of the same name that is not a rulebook does not hide one further on)."""
     for d in search_path(kind):
         cand = d / name
-        if cand.is_dir():
+        if cand.is_dir() and (marker is None or (cand / marker).is_file()):
             return cand
     return None
 

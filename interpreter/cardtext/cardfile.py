@@ -108,10 +108,13 @@ def compile_file(grammar: Grammar, path: Path) -> FileResult:
 
 
 def unmatched_diagnostics(result: FileResult) -> list[Diagnostic]:
-    """Each fragment no phrase matches, at its place in the file."""
+    """Each fragment no phrase matches, at its place in the file (not for abilities written by hand)."""
     out = []
     for card in result.cards:
-        for start, compiled in card.lines:
+        have = result.data["cards"][card.index].get("abilities") or []
+        for k, (start, compiled) in enumerate(card.lines):
+            if k < len(have) and isinstance(have[k], dict) and have[k].get("hand"):
+                continue
             for frag in compiled.unmatched:
                 line, col = result.where(card, start + frag.start)
                 why = f" ({compiled.error})" if compiled.error else ""
@@ -149,8 +152,12 @@ def write_compiled(result: FileResult) -> str:
     doc = yaml.load(result.source)
     for card in result.cards:
         node = doc["cards"][card.index]
+        old = result.data["cards"][card.index].get("abilities") or []
+        old_nodes = node.get("abilities") or []
         abilities = new_abilities(result.data["cards"][card.index], card.lines)
-        node["abilities"] = _flow_leaves(abilities)
+        # An ability that stays as it was keeps its node, with its comments and layout.
+        node["abilities"] = [old_nodes[k] if k < len(old) and k < len(old_nodes) and old[k] == a else _flow_leaves(a)
+                             for k, a in enumerate(abilities)]
     out = io.StringIO()
     yaml.dump(doc, out)
     return out.getvalue()

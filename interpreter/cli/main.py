@@ -337,6 +337,9 @@ def _register_optional() -> None:
     from interpreter.cli.replay_cmd import replay
 
     cli.add_command(replay)
+    from interpreter.cli.cards_cmd import cards
+
+    cli.add_command(cards)
     try:
         from interpreter.cli.rules_cmd import rules
     except ImportError:  # pragma: no cover - the rules tools are optional at import time

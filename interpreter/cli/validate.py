@@ -130,6 +130,7 @@ class _Validator:
             else load_cards(crb, card_files or all_cards)
         for f in deck_files:
             load_deck(crb, cards, f)
+        self.ok.extend(str(d) for d in cards.notices if str(d) not in self.ok)
         under = f" under {cdir.name}" if versioned else ""
         self.ok.append(f"ok cards {p}{under} ({len(cards)} cards, {len(deck_files)} legal decks)")
         # Card files are for every rules version of their game: check them under each.

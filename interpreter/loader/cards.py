@@ -14,7 +14,8 @@ from typing import Any
 
 from interpreter.engine.functions import Multiset
 from interpreter.loader.compile import Compiler, Loc
-from interpreter.loader.diagnostics import Diagnostics, LoadError
+from interpreter.cardtext.normalize import TextRules, pin_of, split_abilities
+from interpreter.loader.diagnostics import Diagnostic, Diagnostics, LoadError
 from interpreter.loader.model import Ability, CardDef, Rulebook
 from interpreter.loader.names import collect_names, positional_bindings
 from interpreter.loader.schema import schema_names, validate
@@ -35,6 +36,7 @@ class CardPool(dict[str, CardDef]):
     def __init__(self) -> None:
         super().__init__()
         self.later: dict[str, str] = {}
+        self.notices: list[Diagnostic] = []  # abilities to review or write (not errors: the cards load)
 
 
 def version_key(version: str) -> tuple[int, ...] | None:
@@ -300,6 +302,28 @@ def _compile_cards(rb: Rulebook, data: dict[str, Any], path: Path, smap: Any, co
                 abilities.append(ab)
         cards[cid] = CardDef(cid, ctype, fields, abilities, f"{path}:{smap.get(('cards', i))[0]}",
                              str(raw.get("text", "") or ""))
+        cards.notices.extend(_review(rb, raw, cid, loc))
+
+
+def _review(rb: Rulebook, raw: dict[str, Any], cid: str, loc: Loc) -> list[Diagnostic]:
+    """Abilities not written yet (`todo`), and pinned abilities whose printed text changed since
+    (an errata): ability k encodes line k of the card's text, or its own `text` without one."""
+    rules = rb.card_text.rules if rb.card_text is not None else TextRules()
+    lines = split_abilities(raw["text"], rules) if isinstance(raw.get("text"), str) else None
+    out = []
+    for j, a in enumerate(raw.get("abilities", []) or []):
+        if not isinstance(a, dict):
+            continue
+        line, col = loc.at("abilities", j).pos()
+        if "todo" in a:
+            out.append(Diagnostic(loc.file, line, col, f"todo: card {cid}, ability {j + 1} is not written (no phrase "
+                                                       f"matches {a['todo']}); the game leaves it out"))
+        source = lines[j][1] if lines is not None and j < len(lines) else a.get("text")
+        if isinstance(a.get("pin"), str) and isinstance(source, str) and pin_of(source, rules) != a["pin"]:
+            out.append(Diagnostic(loc.file, line, col, f"review: card {cid}, ability {j + 1}: its printed text "
+                                                       f"changed since it was pinned; check the ability against "
+                                                       f"「{source}」, then `sogo cards pin`"))
+    return out
 
 
 def _ability_spans_with(smap: Any, cards: list[Any], lines: set[int]) -> set[tuple[int, int]]:

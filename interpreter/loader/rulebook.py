@@ -57,7 +57,7 @@ def find_rulebook(name_or_path: str) -> Path:
     p = Path(name_or_path)
     if (p / "rulebook.yaml").is_file():
         return p
-    found = locations.find("rulebooks", name_or_path)
+    found = locations.find("rulebooks", name_or_path, "rulebook.yaml")
     if found is not None and (found / "rulebook.yaml").is_file():
         return found
     known = ", ".join(known_rulebooks()) or "none"

@@ -1,0 +1,152 @@
+"""`sogo cards`: printed card text compiled into abilities, card lists imported, pins and counts."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from interpreter.loader.diagnostics import Diagnostic, LoadError
+
+
+def _echo_all(diags: list[Diagnostic]) -> None:
+    for d in sorted(set(diags)):
+        click.echo(str(d), err=True)
+
+
+def _rulebook(game: str) -> Any:
+    from interpreter.cli.main import _known_game
+    from interpreter.loader.rulebook import load_rulebook
+
+    _known_game(game)
+    return load_rulebook(game)
+
+
+@click.group()
+def cards() -> None:
+    """Card databases from printed text: compile text into abilities, import card lists, pin, count.
+
+    A card's `text` is its printed text; ability k of the card encodes its line k (see
+    docs/writing-cards.md). The phrases that read the text are the rulebook's card_text section.
+    """
+
+
+@cards.command("compile")
+@click.argument("game")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--write", is_flag=True, help="Rewrite each file in place (comments and order kept); "
+                                            "default: print the compiled file.")
+@click.option("--check", is_flag=True, help="Compile and compare with each card's abilities; report differences "
+                                            "(exit 1), write nothing.")
+def compile_cmd(game: str, files: tuple[str, ...], write: bool, check: bool) -> None:
+    """Compile the printed text of every card in FILES into abilities.
+
+    Each fragment no phrase matches is reported as FILE:LINE:COL; its ability is written as a
+    `todo` holding the fragments (the game does not play it until it is written by hand and marked
+    `hand: true`). Abilities marked `hand: true` are kept. Exits 1 when a fragment is unmatched or
+    (with --check) an ability differs from its text.
+    """
+    from interpreter.cardtext.cardfile import check_file, compile_file, grammar_of, unmatched_diagnostics, write_compiled
+    from interpreter.files import write_text_atomic
+
+    if write and check:
+        raise click.UsageError("--check writes nothing: give --write or --check, not both")
+    rb = _rulebook(game)
+    grammar = grammar_of(rb)
+    problems: list[Diagnostic] = []
+    outputs: list[tuple[Path, str]] = []
+    for name in files:
+        result = compile_file(grammar, Path(name))
+        problems.extend(unmatched_diagnostics(result))
+        if check:
+            problems.extend(check_file(result))
+        else:
+            outputs.append((Path(name), write_compiled(result)))
+    for path, text in outputs:
+        if write:
+            write_text_atomic(path, text)
+            click.echo(f"{path}: written", err=True)
+        else:
+            if len(outputs) > 1:
+                click.echo(f"# {path}")
+            click.echo(text, nl=False)
+    _echo_all(problems)
+    if problems:
+        click.echo(f"{len(problems)} problem(s)", err=True)
+        sys.exit(1)
+
+
+@cards.command("stats")
+@click.argument("game")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--top", type=click.IntRange(min=0), default=20, show_default=True,
+              help="How many of the most frequent unmatched fragments to list.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def stats_cmd(game: str, files: tuple[str, ...], top: int, as_json: bool) -> None:
+    """How many cards and abilities of FILES compile fully, partly or not at all, and the most
+    frequent unmatched fragments (numbers and names blanked): the next phrases to write."""
+    from interpreter.cardtext.cardfile import compile_file, grammar_of, render_stats, stats
+
+    grammar = grammar_of(_rulebook(game))
+    report = stats([compile_file(grammar, Path(f)) for f in files], top)
+    click.echo(json.dumps(report, ensure_ascii=False, indent=2) if as_json else render_stats(report).rstrip("\n"))
+
+
+@cards.command("pin")
+@click.argument("game")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+def pin_cmd(game: str, files: tuple[str, ...]) -> None:
+    """After a review: set every ability's pin to its card's current text (rewrites FILES in place)."""
+    from interpreter.cardtext.cardfile import grammar_of, pin_file
+    from interpreter.files import write_text_atomic
+
+    grammar = grammar_of(_rulebook(game))
+    for name in files:
+        text, changed = pin_file(grammar, Path(name))
+        if changed:
+            write_text_atomic(name, text)
+        click.echo(f"{name}: {changed} pin(s) updated")
+
+
+@cards.command("import")
+@click.argument("game")
+@click.argument("card_list", type=click.Path(exists=True, dir_okay=False))
+@click.option("--mapping", "mapping_name", required=True,
+              help="The card list's format: a mapping file, or the name of one of the rulebook's (imports/NAME.yaml).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="The card file to write.")
+@click.option("--compile/--no-compile", "do_compile", default=True, show_default=True,
+              help="Compile the imported cards' text into abilities.")
+def import_cmd(game: str, card_list: str, mapping_name: str, output: str, do_compile: bool) -> None:
+    """Build a card file from a published card list (JSON, CSV or a script) by an import mapping,
+    then compile the cards' text. Problems of the imported cards are reported as FILE:LINE:COL of
+    the written file; exits 1 when there are any (the file is still written, to be fixed)."""
+    import yaml
+
+    from interpreter.cardtext.cardfile import compile_file, grammar_of, unmatched_diagnostics, write_compiled
+    from interpreter.cardtext.importer import check_imported, find_mapping, import_cards, load_mapping, read_records
+    from interpreter.files import write_text_atomic
+
+    rb = _rulebook(game)
+    try:
+        mapping = load_mapping(find_mapping(rb, mapping_name))
+    except LoadError as e:
+        raise click.BadParameter(str(e), param_hint="--mapping") from e
+    data = import_cards(read_records(Path(card_list), mapping), mapping, rb.id)
+    header = f"# Imported by `sogo cards import {rb.id} {Path(card_list).name} --mapping {mapping['id']}`.\n"
+    text = header + yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=4096)
+    out = Path(output)
+    write_text_atomic(out, text)
+    problems: list[Diagnostic] = []
+    if do_compile:
+        result = compile_file(grammar_of(rb), out)
+        problems.extend(unmatched_diagnostics(result))
+        write_text_atomic(out, write_compiled(result))
+    problems.extend(check_imported(rb, data, out))
+    click.echo(f"{out}: {len(data['cards'])} card(s)", err=True)
+    _echo_all(problems)
+    if problems:
+        click.echo(f"{len(problems)} problem(s)", err=True)
+        sys.exit(1)

@@ -1,0 +1,196 @@
+"""Printed card text compiled by a rulebook's phrases (interpreter/cardtext), on the toy rulebook:
+normalization, composition and conditions, unmatched fragments at their file positions, and the
+`sogo cards` commands (compile, --check, pin, stats, import) with `sogo validate`'s notices."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from interpreter.cardtext.compiler import compile_ability_text
+from interpreter.cardtext.grammar import Grammar
+from interpreter.cardtext.normalize import TextRules, normalize, pin_of
+from interpreter.loader.cards import load_cards
+from interpreter.loader.rulebook import load_rulebook
+from tests.cli_run import run
+
+TOY = Path(__file__).resolve().parent / "data" / "toy"
+CARDS = Path(__file__).resolve().parent / "data" / "cardtext_toy" / "cards.yaml"
+LLOCG = Path(__file__).resolve().parent / "data" / "cardimport" / "llocg_small.json"
+
+
+@pytest.fixture(scope="module")
+def rb():
+    return load_rulebook(str(TOY))
+
+
+@pytest.fixture
+def card_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the toy card file; the toy rulebook is found by its id (for `sogo validate`)."""
+    shutil.copytree(TOY, tmp_path / "books" / "toy")
+    monkeypatch.setenv("SOGO_RULEBOOKS", str(tmp_path / "books"))
+    p = tmp_path / "cards.yaml"
+    shutil.copy(CARDS, p)
+    return p
+
+
+def test_normalize_widths_markup_reminder_and_origin() -> None:
+    rules = TextRules(replace=(("{{ping.png|合図}}", "【合図】"),), reminder=("(", ")"), quotes=(("「", "」"),))
+    src = "{{ping.png|合図}}２枚 引く（説明）「A B」："
+    n = normalize(src, rules)
+    assert n.text == "【合図】2枚引く「A B」:"
+    # each kept character knows where it was printed
+    assert src[n.source_index(n.text.index("2"))] == "２"
+    assert src[n.source_index(n.text.index("「"))] == "「"
+    # width, spacing and reminder text are no errata; anything else is
+    assert pin_of("２枚引く。（注）", rules) == pin_of("2枚 引く。", rules) != pin_of("3枚引く。", rules)
+
+
+def test_phrases_compose_and_conditions_cover_their_sentence(rb) -> None:
+    c = compile_ability_text(rb.card_text, "{{ping.png|合図}}★★払ってもよい：第２段階の場合、合図数を3にし、記録を1にする。"
+                                           "手札の「Plain」を1枚捨て札に置く。")
+    assert c.status == "full"
+    assert c.ability == {
+        "kind": "reflex", "keywords": ["on_ping"], "optional": True,
+        "cost": [{"set_var": {"name": "paid", "value": 2}}],
+        "effect": [
+            {"if": {"cond": "stage == 2", "then": [{"set_var": {"name": "pinged", "value": 3}},
+                                                   {"set_var": {"name": "record", "value": 1}}]}},
+            {"choose": {"player": "you", "from": "cards('hand', you) where it.name == 'Plain'", "as": "chosen"}},
+            {"move": {"cards": "chosen", "to": "discard"}},
+        ]}
+    # a quoted name becomes an expression literal, escaped
+    c = compile_ability_text(rb.card_text, "【速攻】手札の「It's」を1枚捨て札に置く。")
+    assert c.ability["effect"][0]["choose"]["from"] == "cards('hand', you) where it.name == 'It\\'s'"
+
+
+def test_unmatched_fragments_and_partial_share(rb) -> None:
+    c = compile_ability_text(rb.card_text, "【合図】相手は１点を失う。合図数を2にする。")
+    assert c.ability is None and c.status == "partial"
+    assert [(f.text, f.start) for f in c.unmatched] == [("相手は1点を失う。", 4)]
+    assert 0 < c.matched_share < 1
+    assert compile_ability_text(rb.card_text, "まったく知らない文。").status == "none"
+
+
+def test_grammar_problems_are_located() -> None:
+    section = {"phrases": [
+        {"id": "a", "rules": ["1"], "part": "clause", "text": "{x:nosuch}する。", "gives": {"effect": []}},
+        {"id": "b", "rules": ["1"], "part": "clause", "text": "{n:number}枚", "gives": {"effect": "{m}"}},
+        {"id": "c", "rules": ["1"], "part": "card", "text": "{card}と何か", "gives": "x"},
+        {"id": "d", "rules": ["1"], "part": "clause", "text": "する。", "gives": {"teleport": 1}},
+    ], "slots": [{"id": "number", "kind": "number"}]}
+    g = Grammar(section, lambda path: ("ct.yaml", len(path), 1))
+    messages = [p[3] for p in g.problems]
+    assert any("unknown slot type 'nosuch'" in m for m in messages)
+    assert any("gives {m} but pattern 1 has no such slot" in m for m in messages)
+    assert any("starts with its own part 'card'" in m for m in messages)
+    assert any("unknown ability part 'teleport'" in m for m in messages)
+
+
+def test_a_broken_phrase_fails_the_rulebook_at_its_line(tmp_path: Path) -> None:
+    book = tmp_path / "toy"
+    shutil.copytree(TOY, book)
+    text = (book / "card_text.yaml").read_text(encoding="utf-8").replace("{c:counter}を{n:number}にする。",
+                                                                       "{c:countr}を{n:number}にする。")
+    (book / "card_text.yaml").write_text(text, encoding="utf-8")
+    code, out, err = run("validate", str(book))
+    assert code == 1
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "countr" in t)
+    assert f"card_text.yaml:{line}:" in err and "unknown slot type 'countr'" in err
+
+
+def test_compile_writes_abilities_keeps_hand_and_comments(rb, card_file: Path) -> None:
+    code, out, err = run("cards", "compile", str(TOY), str(card_file), "--write")
+    assert code == 1  # one fragment is unmatched
+    source = CARDS.read_text(encoding="utf-8").splitlines()
+    line = next(i for i, t in enumerate(source, 1) if "１点" in t)
+    col = source[line - 1].index("相手") + 1
+    assert f"{card_file}:{line}:{col}: card T-TODO: no phrase matches 「相手は1点を失う。」" in err
+    data = yaml.safe_load(card_file.read_text(encoding="utf-8"))
+    ping, hand, todo = data["cards"]
+    assert ping["abilities"][0] == {"text": "{{ping.png|合図}}合図数を2にする。", "pin": ping["abilities"][0]["pin"],
+                                    "kind": "reflex", "keywords": ["on_ping"],
+                                    "effect": [{"set_var": {"name": "pinged", "value": 2}}]}
+    assert ping["abilities"][1]["kind"] == "quick" and len(ping["abilities"]) == 2
+    assert hand["abilities"][0]["hand"] is True and hand["abilities"][0]["effect"][0]["set_var"]["value"] == 9
+    assert todo["abilities"] == [{"text": "【合図】相手は１点を失う。", "pin": todo["abilities"][0]["pin"],
+                                  "todo": ["相手は1点を失う。"]}]
+    written = card_file.read_text(encoding="utf-8")
+    assert "# written by hand: compile keeps it" in written and written.startswith("# Toy cards")
+    # the compiled file loads; the todo ability is left out of play and reported by validate
+    pool = load_cards(rb, [card_file])
+    assert len(pool["T-PING"].abilities) == 2 and pool["T-TODO"].abilities == []
+    code, out, err = run("validate", str(card_file))
+    assert code == 0 and "todo: card T-TODO, ability 1 is not written" in out
+    # compiling again changes nothing
+    before = card_file.read_text(encoding="utf-8")
+    run("cards", "compile", str(TOY), str(card_file), "--write")
+    assert card_file.read_text(encoding="utf-8") == before
+
+
+def test_check_reports_an_ability_that_drifted_from_its_text(card_file: Path) -> None:
+    run("cards", "compile", str(TOY), str(card_file), "--write")
+    code, out, err = run("cards", "compile", str(TOY), str(card_file), "--check")
+    assert "differs" not in err
+    card_file.write_text(card_file.read_text(encoding="utf-8").replace("value: 2}", "value: 5}"), encoding="utf-8")
+    code, out, err = run("cards", "compile", str(TOY), str(card_file), "--check")
+    assert code == 1
+    assert "card T-PING: ability 1 differs from its text: effect[0].set_var.value: text gives 2, card has 5" in err
+
+
+def test_an_errata_asks_for_review_until_pinned(card_file: Path) -> None:
+    run("cards", "compile", str(TOY), str(card_file), "--write")
+    code, out, _ = run("validate", str(card_file))
+    assert "review:" not in out
+    card_file.write_text(card_file.read_text(encoding="utf-8").replace("合図数を2にする。\n", "合図数を3にする。\n", 1),
+                         encoding="utf-8")
+    code, out, _ = run("validate", str(card_file))
+    assert code == 0 and "review: card T-PING, ability 1: its printed text changed since it was pinned" in out
+    code, out, _ = run("cards", "pin", str(TOY), str(card_file))
+    assert code == 0 and "2 pin(s) updated" in out  # the changed one, and the hand-written one pinned
+    code, out, _ = run("validate", str(card_file))
+    assert "review:" not in out
+
+
+def test_stats_counts_and_names_the_next_phrases(card_file: Path) -> None:
+    code, out, err = run("cards", "stats", str(TOY), str(card_file), "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["abilities"] == {"full": 2, "partial": 2, "none": 0}
+    assert report["cards"] == {"full": 1, "partial": 2, "none": 0}
+    shapes = {u["shape"]: u["count"] for u in report["unmatched"]}
+    assert shapes == {"相手は負ける。": 1, "相手はN点を失う。": 1}
+    code, out, _ = run("cards", "stats", str(TOY), str(card_file))
+    assert "fully compiled 2 (50.0%)" in out
+
+
+def test_import_a_fan_card_list(tmp_path: Path) -> None:
+    out_file = tmp_path / "imported.yaml"
+    code, out, err = run("cards", "import", "lovelive", str(LLOCG), "--mapping", "llocg_db", "-o", str(out_file),
+                         "--no-compile")
+    assert code == 0, err
+    data = yaml.safe_load(out_file.read_text(encoding="utf-8"))
+    ids = [c["id"] for c in data["cards"]]
+    assert ids == ["SGX-bp1-001-R", "SGX-bp1-001-P", "SGX-bp1-002-N", "SGX-bp1-003-L", "SGX-bp1-004-N"]
+    first, _, second, live, _ = data["cards"]
+    assert first["hearts"] == {"pink": 2, "green": 1} and first["units"] == ["コメットトリオ"]
+    assert second["blade_hearts"] == {"all": 1} and "text" not in second
+    assert live["required_hearts"] == {"pink": 2, "colorless": 2} and live["type"] == "live"
+
+
+def test_import_reports_values_the_game_does_not_know(tmp_path: Path) -> None:
+    records = json.loads(LLOCG.read_text(encoding="utf-8"))
+    records["SGX-bp1-002-N"]["base_heart"] = {"heart09": 1}
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    out_file = tmp_path / "imported.yaml"
+    code, out, err = run("cards", "import", "lovelive", str(bad), "--mapping", "llocg_db", "-o", str(out_file),
+                         "--no-compile")
+    assert code == 1
+    assert f"{out_file}:" in err and "'heart09' is not a heart_icon" in err
+    code, out, err = run("cards", "import", "lovelive", str(bad), "--mapping", "nosuch", "-o", str(out_file))
+    assert code == 2 and "no import mapping 'nosuch'" in err
