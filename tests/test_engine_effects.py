@@ -102,3 +102,13 @@ def test_a_field_of_cards_in_hand_is_lowered_and_kept_as_the_card_leaves():
     play(g, [use])
     assert g.field(obj(g, "U-PLAIN", "discard"), "power") == 2
     assert g.state.vars["seen_power"] == 1  # what it was in hand, where the effect reached it
+
+
+# -- 7. a multiset field lowered per symbol, never below 0 ---------------------------------------------
+def test_a_multiset_field_is_lowered_per_symbol_never_below_zero():
+    g = toy_game({"P1": {"field": ["U-NEEDY", "U-EASE"]}}, stop="two")
+    g.advance()
+    needs = g.field(obj(g, "U-NEEDY"), "needs")
+    assert dict(needs) == {"red": 1}
+    assert needs.total() == 1
+    assert ev(g, "(cards('field', you) where it.name == 'Needy')[0].needs.blue") == 0

@@ -85,9 +85,15 @@ class Continuous:
                 if e.op == "set":
                     base = v
                 elif isinstance(base, dict) or isinstance(v, dict):
+                    # A multiset (icons counted per symbol) gains or loses per symbol; a count never
+                    # goes below 0 (a symbol lowered to nothing is gone).
                     out = Multiset(base or {})
                     for k, n in (v or {}).items():
-                        out[k] = out.get(k, 0) + n
+                        left = out.get(k, 0) + n
+                        if left > 0:
+                            out[k] = left
+                        else:
+                            out.pop(k, None)
                     base = out
                 else:
                     base = (base or 0) + v
