@@ -51,8 +51,8 @@ def test_normalize_widths_markup_reminder_and_origin() -> None:
 
 
 def test_phrases_compose_and_conditions_cover_their_sentence(rb) -> None:
-    c = compile_ability_text(rb.card_text, "{{ping.png|合図}}★★払ってもよい：第２段階の場合、合図数を3にし、記録を1にする。"
-                                           "手札の「Plain」を1枚捨て札に置く。")
+    c = compile_ability_text(rb.card_text, "{{ping.png|合図}}★★払ってもよい：第２段階の場合、合図数を3にし、"
+                                           "記録を1にする。手札の「Plain」を1枚捨て札に置く。")
     assert c.status == "full"
     assert c.ability == {
         "kind": "reflex", "keywords": ["on_ping"], "optional": True,

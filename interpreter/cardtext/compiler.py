@@ -5,7 +5,7 @@ of the rulebook (grammar.py). What they give is assembled in order: keywords and
 clauses' effect steps run in the order written, and a clause that gives `if` (a condition such as
 "if you have nine or more energy," or "if you do,") puts the steps after it, to the end of its
 sentence, under that condition.
-A condition covers the rest of its sentence. When no way through the whole text exists, the text is scanned phrase by phrase to name the
+When no way through the whole text exists, the text is scanned phrase by phrase to name the
 fragments no phrase matches, which is what a card author or a rules maintainer acts on.
 """
 

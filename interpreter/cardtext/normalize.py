@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -123,12 +124,12 @@ def pin_of(text: str, rules: TextRules) -> str:
     return hashlib.sha256(normalize(text, rules).text.encode("utf-8")).hexdigest()[:16]
 
 
-def text_rules(section: dict[str, object] | None) -> TextRules:
+def text_rules(section: dict[str, Any] | None) -> TextRules:
     """TextRules from a rulebook's `card_text` section (patterns are NFKC'd like the text)."""
     section = section or {}
-    quotes = [(q["open"], q["close"]) for q in section.get("quotes", []) or []]  # type: ignore[union-attr]
+    quotes = [(q["open"], q["close"]) for q in section.get("quotes", []) or []]
     replace: list[tuple[str, str]] = []
-    for item in section.get("replace", []) or []:  # type: ignore[union-attr]
+    for item in section.get("replace", []) or []:
         for old in item.get("from", []):
             replace.append((nfkc(old), nfkc(item["to"])))
     replace.sort(key=lambda p: -len(p[0]))

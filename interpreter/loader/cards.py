@@ -12,9 +12,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from interpreter.cardtext.normalize import TextRules, pin_of, split_abilities
 from interpreter.engine.functions import Multiset
 from interpreter.loader.compile import Compiler, Loc
-from interpreter.cardtext.normalize import TextRules, pin_of, split_abilities
 from interpreter.loader.diagnostics import Diagnostic, Diagnostics, LoadError
 from interpreter.loader.model import Ability, CardDef, Rulebook
 from interpreter.loader.names import collect_names, positional_bindings
