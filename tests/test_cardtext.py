@@ -194,3 +194,24 @@ def test_import_reports_values_the_game_does_not_know(tmp_path: Path) -> None:
     assert f"{out_file}:" in err and "'heart09' is not a heart_icon" in err
     code, out, err = run("cards", "import", "lovelive", str(bad), "--mapping", "nosuch", "-o", str(out_file))
     assert code == 2 and "no import mapping 'nosuch'" in err
+
+
+def test_import_and_compile_end_to_end(tmp_path: Path) -> None:
+    """A card list in the fan database's shape (original texts) imports, compiles and validates;
+    printings share their abilities; a text no phrase reads is reported where the file has it."""
+    out_file = tmp_path / "imported.yaml"
+    code, out, err = run("cards", "import", "lovelive", str(LLOCG), "--mapping", "llocg_db", "-o", str(out_file))
+    assert code == 1  # one text is not compiled
+    data = yaml.safe_load(out_file.read_text(encoding="utf-8"))
+    r, p, _, live, todo = data["cards"]
+    assert r["abilities"] == p["abilities"]
+    assert r["abilities"][0]["keywords"] == ["enter"] and r["abilities"][0]["effect"] == [
+        {"call": {"template": "draw", "n": 1}}]
+    assert [a["keywords"] for a in live["abilities"]] == [["live_success"]]  # the reminder line is no ability
+    assert "todo" in todo["abilities"][0]
+    lines = out_file.read_text(encoding="utf-8").splitlines()
+    line = next(i for i, t in enumerate(lines, 1) if "text:" in t and "相手は手札を2枚" in t)
+    col = lines[line - 1].index("相手") + 1
+    assert f"{out_file}:{line}:{col}: card SGX-bp1-004-N: no phrase matches" in err
+    code, out, err = run("validate", str(out_file))
+    assert code == 0, err

@@ -49,7 +49,13 @@ def compile_cmd(game: str, files: tuple[str, ...], write: bool, check: bool) -> 
     `hand: true`). Abilities marked `hand: true` are kept. Exits 1 when a fragment is unmatched or
     (with --check) an ability differs from its text.
     """
-    from interpreter.cardtext.cardfile import check_file, compile_file, grammar_of, unmatched_diagnostics, write_compiled
+    from interpreter.cardtext.cardfile import (
+        check_file,
+        compile_file,
+        grammar_of,
+        unmatched_diagnostics,
+        write_compiled,
+    )
     from interpreter.files import write_text_atomic
 
     if write and check:
@@ -141,9 +147,9 @@ def import_cmd(game: str, card_list: str, mapping_name: str, output: str, do_com
     write_text_atomic(out, text)
     problems: list[Diagnostic] = []
     if do_compile:
-        result = compile_file(grammar_of(rb), out)
-        problems.extend(unmatched_diagnostics(result))
-        write_text_atomic(out, write_compiled(result))
+        grammar = grammar_of(rb)
+        write_text_atomic(out, write_compiled(compile_file(grammar, out)))
+        problems.extend(unmatched_diagnostics(compile_file(grammar, out)))  # located in the file as written
     problems.extend(check_imported(rb, data, out))
     click.echo(f"{out}: {len(data['cards'])} card(s)", err=True)
     _echo_all(problems)
