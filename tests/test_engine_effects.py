@@ -5,7 +5,7 @@ area this turn."""
 
 from __future__ import annotations
 
-from toy_engine import play, toy_env, toy_game
+from toy_engine import play, texts, toy_env, toy_game
 
 
 def obj(g, card_id, zone=None):
@@ -112,3 +112,14 @@ def test_a_multiset_field_is_lowered_per_symbol_never_below_zero():
     assert dict(needs) == {"red": 1}
     assert needs.total() == 1
     assert ev(g, "(cards('field', you) where it.name == 'Needy')[0].needs.blue") == 0
+
+
+# -- 8. the event ability_resolved ---------------------------------------------------------------------
+def test_an_ability_triggers_on_another_ability_with_a_keyword_resolving():
+    g = toy_game({"P1": {"field": ["U-ECHO", "U-PINGED", "U-PROBE"]}}, stop="two")
+    d = g.advance()
+    while d is not None and d.prompt != "play_timing":  # the order of the pending abilities
+        d = play(g, [d.options[0].id])
+    # Pinged's and Probe's on_ping abilities resolved; Echo's own ability (no keyword) did not count.
+    assert sorted(g.state.vars["echoed"]) == ["Pinged", "Probe"]
+    assert not any("ability_resolved" in t for t in texts(g))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.engine.context import Ctx
 from interpreter.loader.model import Ability
@@ -171,6 +171,7 @@ def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
         st.ability_uses[key] = st.ability_uses.get(key, 0) + 1
     game.log("resolve", f"{name}: ability {ab.index + 1} resolves", ab.rules)
     yield from game.run(ab.effect, actx)
+    resolved(game, src, ab, pend.master, actx)
 
 
 def activate(game: Game, obj: GameObject, ab: Ability, player: int, ctx: Ctx) -> Any:
@@ -181,3 +182,17 @@ def activate(game: Game, obj: GameObject, ab: Ability, player: int, ctx: Ctx) ->
     key = use_key(obj, ab)
     game.state.ability_uses[key] = game.state.ability_uses.get(key, 0) + 1
     yield from game.run(ab.effect, actx)
+    resolved(game, game.state.objects.get(obj.oid) or obj, ab, player, actx)
+
+
+RESOLVED: Final = "ability_resolved"
+
+
+def resolved(game: Game, src: Any, ab: Ability, master: int, ctx: Ctx) -> None:
+    """An ability finished resolving: the event `ability_resolved` (card, kind, keywords, player), if
+    the rulebook declares it, so an ability can trigger on another ability with some keyword having
+    resolved. It is not logged: the resolution already is."""
+    if RESOLVED not in game.rb.events or game.state.halted():
+        return
+    game.triggers.collect({"type": RESOLVED, "card": src, "kind": ab.kind, "keywords": list(ab.keywords),
+                           "player": master})
