@@ -123,3 +123,19 @@ def test_an_ability_triggers_on_another_ability_with_a_keyword_resolving():
     # Pinged's and Probe's on_ping abilities resolved; Echo's own ability (no keyword) did not count.
     assert sorted(g.state.vars["echoed"]) == ["Pinged", "Probe"]
     assert not any("ability_resolved" in t for t in texts(g))
+
+
+# -- 9. a card that changed area this turn: moved_within_group_this_turn -----------------------------
+def test_a_card_that_moved_within_its_group_this_turn():
+    g = toy_game({"P1": {"field": ["U-SHIFT", "U-PLAIN"], "hand": ["U-BOTH"]}}, stop=None)
+    d = g.advance()
+    assert ev(g, "count(cards_in('board', you) where moved_within_group_this_turn(it))") == 0
+    shift = next(o.id for o in d.options if o.id.startswith("use:") and "Shift" in o.label)
+    d = play(g, [shift])
+    both = next(o.id for o in d.options if o.id.startswith("use:") and "Both" in o.label)
+    d = play(g, [both])  # from the hand to the field: not a move within the group
+    assert ev(g, "cards_in('board', you) where moved_within_group_this_turn(it) select it.name") == ["Shift"]
+    play(g, ["pass"])  # the next round
+    assert g.state.turn == 2
+    assert ev(g, "count(cards_in('board', you) where moved_within_group_this_turn(it))") == 0
+    assert g.fork().state.moved_within == g.state.moved_within

@@ -241,6 +241,15 @@ def f_has_keyword(env: Any, obj: Any, keyword: str) -> bool:
     return any(keyword in ab.keywords for ab in env.game.abilities_of(obj))
 
 
+def f_moved_within_group_this_turn(env: Any, obj: Any) -> bool:
+    """Whether a card moved this turn from one zone to another of a group where it keeps its
+    identity (the rulebook's `identity_kept_within`), e.g. from one area of a stage to another."""
+    if not isinstance(obj, GameObject):
+        return False
+    st = env.game.state
+    return st.moved_within.get(obj.oid) == st.turn
+
+
 def f_len(env: Any, v: Any) -> int:
     return len(_as_list(v))
 
@@ -338,6 +347,7 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("ability_count", f_ability_count, 1, 1, pass_env=True),
         FuncSpec("has_ability_kind", f_has_ability_kind, 2, 2, pass_env=True),
         FuncSpec("has_keyword", f_has_keyword, 2, 2, pass_env=True),
+        FuncSpec("moved_within_group_this_turn", f_moved_within_group_this_turn, 1, 1, pass_env=True),
         FuncSpec("names", f_names, 1, 1, pass_env=True),
         FuncSpec("has_name", f_has_name, 2, 2, pass_env=True),
         FuncSpec("printed", f_printed, 2, 2, pass_env=True),

@@ -617,6 +617,8 @@ class Game:
             new.states = self._default_states(zone, states or {}, obj.states)
             new.timestamp = st.tick()
             new.holder = under
+            if old_zone != zone:
+                st.moved_within[new.oid] = st.turn  # read by moved_within_group_this_turn
         else:
             old = obj
             st.lki[obj.oid] = obj

@@ -186,6 +186,9 @@ class GameState:
     # applied to when last seen, and the (source, ability, card) triples that lapsed this turn.
     applying: dict[tuple[int, int], frozenset[int]]
     lapsed: set[tuple[int, int, int]]
+    # Objects that moved between zones keeping their identity (within one group): object id -> the
+    # turn of its latest such move.
+    moved_within: dict[int, int]
     skips: list[str]
     jump: str | None
     result: dict[str, Any] | None
@@ -213,6 +216,7 @@ class GameState:
         self.triggered_this_turn = set()
         self.applying = {}
         self.lapsed = set()
+        self.moved_within = {}
         self.skips = []
         self.jump = None
         self.result = None
@@ -260,6 +264,7 @@ class GameState:
         out.triggered_this_turn = set(self.triggered_this_turn)
         out.applying = dict(self.applying)
         out.lapsed = set(self.lapsed)
+        out.moved_within = dict(self.moved_within)
         out.skips = list(self.skips)
         out.jump = self.jump
         # The result is flat (outcome, winner, turn, a list of rules): copying its lists suffices.
