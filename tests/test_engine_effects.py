@@ -139,3 +139,22 @@ def test_a_card_that_moved_within_its_group_this_turn():
     assert g.state.turn == 2
     assert ev(g, "count(cards_in('board', you) where moved_within_group_this_turn(it))") == 0
     assert g.fork().state.moved_within == g.state.moved_within
+
+
+# -- 10. an event after a card left, seen by that card: emit seen_by_departed -------------------------
+def swap(ability):
+    g = toy_game({"P1": {"field": ["U-SWAPPER", "U-LEAVER"]}}, stop="two")
+    d = g.advance()
+    use = next(o.id for o in d.options if o.id.startswith("use:") and o.id.endswith(f":a{ability}"))
+    play(g, [use, "pass"])
+    return g
+
+
+def test_a_card_that_left_sees_an_event_that_names_it():
+    g = swap(0)
+    assert g.state.vars.get("left_from") == "field"  # it triggered and read itself as it was
+
+
+def test_a_card_that_left_does_not_see_an_event_otherwise():
+    g = swap(1)
+    assert "left_from" not in g.state.vars

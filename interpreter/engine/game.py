@@ -693,11 +693,12 @@ class Game:
         self.emit({"type": "state_changed", "card": obj, "state": state, "value": value}, ctx)
 
     def emit(self, event: dict[str, Any], ctx: Ctx, *, once_per_turn: bool = False,
-             only_player: int | None = None) -> None:
+             only_player: int | None = None, departed: list[GameObject] | None = None) -> None:
+        """Raise an event; `departed`: cards that left where their abilities work and still see it."""
         if self.logging and event["type"] not in ("moved", "state_changed"):
             extra = {k: v for k, v in event.items() if k != "type"}
             self.log("event", f"event {event['type']} {self._fmt(extra)}".rstrip(), ctx.rules)
-        self.triggers.collect(event, once_per_turn=once_per_turn, only_player=only_player)
+        self.triggers.collect(event, once_per_turn=once_per_turn, only_player=only_player, departed=departed)
 
     def _fmt(self, data: dict[str, Any]) -> str:
         parts = []

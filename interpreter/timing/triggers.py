@@ -69,7 +69,11 @@ class Triggers:
             return listed  # the cached list itself: callers never change it
         return [w for w in listed if not w[1].conditions or gate_ok(w[0], w[1], game)]
 
-    def collect(self, event: dict[str, Any], *, once_per_turn: bool = False, only_player: int | None = None) -> None:
+    def collect(self, event: dict[str, Any], *, once_per_turn: bool = False, only_player: int | None = None,
+                departed: list[GameObject] | None = None) -> None:
+        """Make pending the abilities this event triggers. `departed`: cards that have just left the
+        zones where their abilities work (an event that happens as they leave, raised after the
+        move), whose abilities see it as they were, through their last known information."""
         game = self.game
         st = game.state
         etype = event["type"]
@@ -82,6 +86,8 @@ class Triggers:
                 self._delayed(event, etype, viewed)
             return
         watchers = self._watchers(etype)
+        if departed:
+            watchers = watchers + self._departed(departed, etype)
         moved: tuple[int, int] | None = None  # the moved card's object ids before and after, if viewed
         info: GameObject | None = None  # the object the rulebook says the moved card is read as
         fired: set[int] = set()  # the moved card's abilities that triggered on this move
@@ -136,6 +142,20 @@ class Triggers:
             game.log("trigger", f"{game.describe(obj)}: ability {ab.index + 1} triggers", ab.rules)
         if st.effects:
             self._delayed(event, etype, viewed)
+
+    def _departed(self, objs: list[GameObject], etype: str) -> list[tuple[GameObject, Any, dict[str, Any]]]:
+        """The abilities waiting for this event of cards that left a zone where they worked, as they were."""
+        game = self.game
+        out: list[tuple[GameObject, Any, dict[str, Any]]] = []
+        for old in objs:
+            if old.oid in game.state.objects or old.holder is not None:
+                continue  # still where it was: it watches as any card does
+            card = game.cards[old.card_id]
+            if old.zone in game.rb.ability_zones.get(card.type, ()) or old.zone in game.active_zone_cards.get(
+                    old.card_id, ()):
+                out.extend((old, ab, trig) for ab, trig in self._by_event(old.card_id).get(etype, ())
+                           if gate_ok(old, ab, game))
+        return out
 
     def _moved_view(self, event: dict[str, Any]) -> tuple[dict[str, Any], GameObject | None]:
         """A move event as triggers see it, and the object its card is read as. The rulebook's
