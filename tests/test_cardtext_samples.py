@@ -29,8 +29,8 @@ def test_compiled_samples_play_the_same_games(game: str, tmp_path: Path) -> None
     compiled_file.write_text(write_compiled(result), encoding="utf-8")
     compiled = load_cards(rb, [compiled_file])
     assert sorted(compiled) == sorted(cards)
-    written = sum(1 for c in result.cards for _, r in c.lines if r.ability is not None)
-    assert written >= len(result.cards)  # most abilities come from their text
+    lines = [r for c in result.cards for _, r in c.lines]
+    assert sum(r.ability is not None for r in lines) >= 0.75 * len(lines)  # most abilities come from their text
     for seed in SEEDS:
         a = play_one(rb, cards, decks, seed, log=True)
         b = play_one(rb, compiled, decks, seed, log=True)

@@ -38,7 +38,8 @@ CHANGED = {
     "invariants": {"forty_cards_in_play"},  # cites 1-1-7
     "decisions": {"one_touch_attack_points_only", "keyword_placement", "blocked_and_attacked",  # 9-7, 9-8
                   "appendix_spellings"},  # 11-3
-    "other": {"rules_version", "rules_date", "deck_construction"},  # the version; 1-1-7
+    # the version; 1-1-7; card_text: its phrases for what 1.03 added cite rules 1.02 lacks
+    "other": {"rules_version", "rules_date", "deck_construction", "card_text"},
 }
 CITATIONS_ONLY = {"deck_area", "forty_cards_in_play", "deck_construction"}
 NEW_RULES = ("1-1-7", "7-9", "7-10", "9-7", "9-8")

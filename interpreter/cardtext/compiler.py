@@ -92,16 +92,19 @@ def _parse(m: Matcher) -> list[tuple[str, Match]] | None:
 
 
 def _scan(m: Matcher, norm: Normalized, ends: tuple[str, ...]) -> tuple[list[Fragment], float]:
-    """Fragments no phrase matches, found by taking the longest phrase wherever one matches and
-    skipping to the next sentence end where none does; and the share of the text matched."""
+    """Fragments no phrase matches, found by taking the longest phrase (of the parts allowed there)
+    wherever one matches and skipping to the next sentence end where none does; and the share of
+    the text matched."""
     text = m.text
-    pos, matched = 0, 0
+    pos, matched, stage = 0, 0, 0
     out: list[Fragment] = []
     while pos < len(text):
-        best = max((x.end for part in ENGINE_PARTS for x in m.part(part, pos)), default=pos)
+        # markers, then costs, then clauses: a marker after the body is as unread as an unknown word
+        found = [(x.end, st) for st in range(stage, len(ENGINE_PARTS)) for x in m.part(ENGINE_PARTS[st], pos)]
+        best, best_stage = max(found, default=(pos, stage))
         if best > pos:
             matched += best - pos
-            pos = best
+            pos, stage = best, best_stage
             continue
         stop = min((i + len(e) for e in ends if (i := text.find(e, pos)) >= 0), default=len(text))
         out.append(Fragment(text[pos:stop], norm.source_index(pos)))

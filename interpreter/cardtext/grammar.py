@@ -85,8 +85,8 @@ def expr_literal(text: str) -> str:
 
 
 def substitute(template: Any, values: dict[str, Any]) -> Any:
-    """`gives` with its slots filled: a string that is exactly `{x}` becomes x's value (of any type);
-    `{x}` inside a longer string is replaced by x's value as text."""
+    """`gives` with its slots filled (mapping keys too): a string that is exactly `{x}` becomes x's
+    value (of any type); `{x}` inside a longer string is replaced by x's value as text."""
     if isinstance(template, str):
         whole = _PLACEHOLDER.fullmatch(template)
         if whole and whole.group(1) in values:
@@ -104,7 +104,8 @@ def substitute(template: Any, values: dict[str, Any]) -> Any:
     if isinstance(template, list):
         return [substitute(x, values) for x in template]
     if isinstance(template, dict):
-        return {k: substitute(v, values) for k, v in template.items()}
+        return {(substitute(k, values) if isinstance(k, str) else k): substitute(v, values)
+                for k, v in template.items()}
     return template
 
 
@@ -114,7 +115,7 @@ def _placeholders(template: Any) -> set[str]:
     if isinstance(template, list):
         return set().union(*(_placeholders(x) for x in template)) if template else set()
     if isinstance(template, dict):
-        return set().union(*(_placeholders(v) for v in template.values())) if template else set()
+        return set().union(*(_placeholders(k) | _placeholders(v) for k, v in template.items())) if template else set()
     return set()
 
 
