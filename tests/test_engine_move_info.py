@@ -46,8 +46,9 @@ def with_rule(tmp_path_factory) -> tuple[Any, Any]:
     shutil.copytree(TOY, root)
     head = root / "rulebook.yaml"
     text = head.read_text()
-    assert "parts: [all.yaml]" in text
-    head.write_text(text.replace("parts: [all.yaml]", "parts: [all.yaml, move_info.yaml]"))
+    assert "parts: [all.yaml, card_text.yaml]" in text
+    head.write_text(text.replace("parts: [all.yaml, card_text.yaml]",
+                                 "parts: [all.yaml, card_text.yaml, move_info.yaml]"))
     (root / "move_info.yaml").write_text(MOVE_INFO)
     rb = load_rulebook(str(root))
     return rb, load_cards(rb, [root / "cards"])

@@ -289,8 +289,8 @@ def toy(tmp_path_factory):
     shutil.copytree(TOY, root)
     head = root / "rulebook.yaml"
     text = head.read_text()
-    assert "parts: [all.yaml]" in text
-    head.write_text(text.replace("parts: [all.yaml]", "parts: [all.yaml, watch.yaml]"))
+    assert "parts: [all.yaml, card_text.yaml]" in text
+    head.write_text(text.replace("parts: [all.yaml, card_text.yaml]", "parts: [all.yaml, card_text.yaml, watch.yaml]"))
     (root / "watch.yaml").write_text(PROCESSES)
     (root / "cards" / "watch.yaml").write_text(CARDS)
     rb = load_rulebook(str(root))

@@ -56,7 +56,7 @@ def test_sogo_card_prints_one_card_and_refuses_an_unknown_one():
     ok = runner.invoke(cli, ["card", "haikyu", "SGH-017"])
     assert ok.exit_code == 0
     assert ok.output.splitlines()[0] == "Jin Kuroba [SGH-017] - character"
-    assert "  attack_point: 4" in ok.output and "text: [Serve]" in ok.output
+    assert "  attack_point: 4" in ok.output and "text: [=サーブフェイズ][=サーブエリア]" in ok.output
     missing = runner.invoke(cli, ["card", "lovelive", "aoi"])
     assert missing.exit_code == 2 and "no card 'aoi' in lovelive (did you mean: SGL-M01)" in missing.output
 

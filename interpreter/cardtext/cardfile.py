@@ -200,7 +200,8 @@ def check_file(result: FileResult) -> list[Diagnostic]:
                 aline, acol = result.smap.get(("cards", card.index, "abilities", k))
                 out.append(Diagnostic(str(result.path), aline, acol,
                                       f"card {card.card_id}: ability {k + 1} differs from its text: {diff}"))
-        extra = [k for k in range(len(card.lines), len(have)) if not (isinstance(have[k], dict) and have[k].get("hand"))]
+        extra = [k for k in range(len(card.lines), len(have))
+                 if not (isinstance(have[k], dict) and have[k].get("hand"))]
         if extra:  # hand-written abilities beyond the text are the author's own (a card file may split a skill)
             aline, acol = result.smap.get(("cards", card.index, "abilities", extra[0]))
             out.append(Diagnostic(str(result.path), aline, acol,
