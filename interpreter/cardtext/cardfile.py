@@ -35,9 +35,9 @@ def grammar_of(rb: Any) -> Grammar:
     return rb.card_text
 
 
-def text_position(source: str, smap: SourceMap, path: tuple[Any, ...], index: int) -> tuple[int, int]:
-    """Line and column in the file of character `index` of the string scalar at `path`: exact for
-    block scalars (`|`) and single-line scalars, the scalar's start otherwise."""
+def text_position(source: str, smap: SourceMap, path: tuple[Any, ...], value: str, index: int) -> tuple[int, int]:
+    """Line and column in the file of character `index` of the string scalar `value` at `path`:
+    exact for block scalars (`|`) and single-line scalars, the scalar's start otherwise."""
     line, col = smap.get(path)
     lines = source.splitlines()
     if not 0 < line <= len(lines):
@@ -50,21 +50,11 @@ def text_position(source: str, smap: SourceMap, path: tuple[Any, ...], index: in
         if body_line >= len(lines):
             return line, col
         indent = len(lines[body_line]) - len(lines[body_line].lstrip(" "))
-        value_before = _value_text(smap, path, source)
-        before = value_before[:index] if value_before is not None else ""
+        before = value[:index]
         k = before.count("\n")
         return body_line + 1 + k, indent + 1 + len(before) - (before.rfind("\n") + 1)
     quoted = 1 if head[:1] in ("'", '"') else 0
     return line, col + quoted + index
-
-
-def _value_text(smap: SourceMap, path: tuple[Any, ...], source: str) -> str | None:
-    from interpreter.loader.yaml_safe import load_yaml_text
-
-    data, _ = load_yaml_text(source, smap.source)
-    for key in path:
-        data = data[key]
-    return data if isinstance(data, str) else None
 
 
 @dataclass
@@ -85,7 +75,8 @@ class FileResult:
     cards: list[CardResult] = field(default_factory=list)
 
     def where(self, card: CardResult, start: int) -> tuple[int, int]:
-        return text_position(self.source, self.smap, ("cards", card.index, "text"), start)
+        return text_position(self.source, self.smap, ("cards", card.index, "text"),
+                             self.data["cards"][card.index]["text"], start)
 
 
 def compile_file(grammar: Grammar, path: Path) -> FileResult:
