@@ -132,14 +132,20 @@ def new_abilities(card: dict[str, Any], lines: list[tuple[int, Compiled]]) -> li
     return out
 
 
-def write_compiled(result: FileResult) -> str:
-    """The card file with its abilities rewritten from the text, comments and order kept."""
+def _round_trip() -> Any:
+    """A YAML reader-writer that keeps comments, order and quoting, laid out as card files are."""
     from ruamel.yaml import YAML
 
     yaml = YAML()
     yaml.preserve_quotes = True
     yaml.width = 4096
     yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def write_compiled(result: FileResult) -> str:
+    """The card file with its abilities rewritten from the text, comments and order kept."""
+    yaml = _round_trip()
     doc = yaml.load(result.source)
     for card in result.cards:
         node = doc["cards"][card.index]
@@ -286,13 +292,8 @@ def render_stats(report: dict[str, Any]) -> str:
 
 def pin_file(grammar: Grammar, path: Path) -> tuple[str, int]:
     """The card file with every ability's pin set to its line of text (after a review); and how many changed."""
-    from ruamel.yaml import YAML
-
     result = compile_file(grammar, path)
-    yaml = YAML()
-    yaml.preserve_quotes = True
-    yaml.width = 4096
-    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml = _round_trip()
     doc = yaml.load(result.source)
     changed = 0
     for card in result.cards:
