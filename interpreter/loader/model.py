@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from interpreter.expr import FuncSpec
 from interpreter.verbs.registry import Step
@@ -54,6 +54,7 @@ class RuleProcess:
     zones: Fn | None
     cond: Fn
     steps: tuple[Step, ...]
+    stage: str | None = None  # the check-timing stage that runs it (check_timing.stages)
     # The (zone, player) places its condition reads for one binding: a zone name or "$z", and the
     # player "$p", None (a shared zone) or "*" (any player); None: cannot tell.
     watch_keys: tuple[tuple[str, str | None], ...] | None = None
@@ -80,6 +81,36 @@ class Ability:
     text: str = ""
     # (group, condition) pairs from `condition` keywords: every group needs one condition to hold.
     conditions: tuple[tuple[str, Fn], ...] = ()
+
+
+GRANTED: Final = 1000
+"""The first index of a granted ability: a card's printed abilities are numbered from 0, the abilities
+grants give (`grant:` in an effect description) from here, one number per grant in the rulebook's
+registry (`Rulebook.grants`), so a pending ability, a play option or a use count names either kind
+by its card and number alone."""
+
+
+@dataclass
+class Grant:
+    """An ability an effect gives to cards (`grant:`), compiled once at load like a printed ability:
+    `base` with no card type, `by_type` for each card type whose default keywords it then takes (as
+    that type's printed abilities do). Every version has the grant's registry index."""
+
+    index: int
+    base: Ability
+    by_type: dict[str, Ability] = field(default_factory=dict)
+
+    def for_type(self, card_type: str) -> Ability:
+        ab = self.by_type.get(card_type)
+        return self.base if ab is None else ab
+
+
+def ability_label(ab: Ability) -> str:
+    """How logs name an ability: `ability 2` (printed, numbered from 1), `granted ability 3` (its grant's
+    number in the registry, from 1)."""
+    if ab.index >= GRANTED:
+        return f"granted ability {ab.index - GRANTED + 1}"
+    return f"ability {ab.index + 1}"
 
 
 @dataclass
@@ -140,3 +171,8 @@ class Rulebook:
     invariants: list[dict[str, Any]] = field(default_factory=list)
     compiler: Any = None
     card_text: Any = None  # interpreter.cardtext.grammar.Grammar: the printed phrases, if the rulebook has them
+    # Abilities grants give, compiled at load (the rulebook's own, then card files' in load order); a
+    # grant's index is GRANTED + its position. `grant_keys`: where each is written -> its position, so
+    # loading the same card file again gives its grants the same numbers.
+    grants: list[Grant] = field(default_factory=list)
+    grant_keys: dict[str, int] = field(default_factory=dict)

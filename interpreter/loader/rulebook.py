@@ -12,6 +12,7 @@ from typing import Any
 
 from interpreter import locations
 from interpreter.engine.context import GLOBAL_NAMES
+from interpreter.loader.cards import compile_grants
 from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.diagnostics import Diagnostics, LoadError
 from interpreter.loader.model import Rulebook
@@ -177,7 +178,7 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
     setup = comp.steps((d.get("setup", {}) or {}).get("do", []), m.loc("setup").at("do")) if "setup" in d else ()
     deck_rules = compile_deck_rules(m, known, comp)
     graph = compile_turn(m, ids, comp, diags, directory)
-    timing = check_timing_sections(m, comp)
+    timing = check_timing_sections(m, comp, processes)
     invariants = compile_invariants(m, comp)
     card_text = _card_text(m, diags)
     diags.raise_if_any()
@@ -200,6 +201,8 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
         ability_zones=ability_zones, files=files, compiler=comp, invariants=invariants, card_text=card_text,
     )
     rb.raw["infinite_loop"] = d.get("infinite_loop") or (d.get("outcomes", {}) or {}).get("infinite_loop")
+    compile_grants(rb, comp)  # abilities the rulebook's own effects grant: compiled as a card's are
+    diags.raise_if_any()
     return rb
 
 

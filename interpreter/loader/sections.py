@@ -361,7 +361,8 @@ def compile_rule_processing(m: Merged, ids: Ids, bodies: dict[str, RulebookFunct
             p["id"], tuple(p.get("rules", ())), p.get("when", "check_timing"),
             comp.expr(p["for_each_player"], loc.at("for_each_player")) if "for_each_player" in p else None,
             comp.expr(p["for_each_zone"], loc.at("for_each_zone")) if "for_each_zone" in p else None,
-            comp.expr(p.get("if", True), loc.at("if")), comp.steps(p.get("do", []), loc.at("do"))))
+            comp.expr(p.get("if", True), loc.at("if")), comp.steps(p.get("do", []), loc.at("do")),
+            p.get("stage")))
     _set_watches(processes, ids.groups, {f: rf.body.ast for f, rf in bodies.items() if hasattr(rf.body, "ast")},
                  ids.known.roles)
     redirect = None
@@ -429,14 +430,24 @@ def compile_turn(m: Merged, ids: Ids, comp: Compiler, diags: Diagnostics, direct
     return graph
 
 
-def check_timing_sections(m: Merged, comp: Compiler) -> dict[str, Any]:
-    """The timing procedures' settings, as written (the procedures read them)."""
+def check_timing_sections(m: Merged, comp: Compiler, processes: list[RuleProcess]) -> dict[str, Any]:
+    """The timing procedures' settings, as written (the procedures read them); the check timing's
+    player order compiled and its stages checked against the rule processes' `stage` names."""
     d = m.data
     timing = {k: d.get(k) for k in TIMING_SECTIONS}
-    for i, o in enumerate((timing.get("check_timing") or {}).get("order", []) or []):
+    ct = timing.get("check_timing") or {}
+    order = []
+    for i, o in enumerate(ct.get("order", []) or []):
+        if "players" in o:
+            order.append({**o, "compiled": comp.expr(o["players"], m.loc("check_timing").at("order", i, "players"))})
+            continue
         if o.get("player") not in CHECK_TIMING_PLAYERS:
             comp.error(m.loc("check_timing").at("order", i, "player"),
                        "expected active_player, non_active_player, turn_player or non_turn_player")
+        order.append(o)
+    if ct:
+        timing["check_timing"] = {**ct, "order": order}
+    _check_stages(m, comp, ct.get("stages"), processes)
     mci = timing.get("moved_card_information")
     if mci:
         loc = m.loc("moved_card_information")
@@ -444,6 +455,26 @@ def check_timing_sections(m: Merged, comp: Compiler) -> dict[str, Any]:
                       for i, c in enumerate(mci.get("cases", []) or []))
         timing["moved_card_information"] = {**mci, "compiled": (cases, mci.get("default", "before"))}
     return timing
+
+
+def _check_stages(m: Merged, comp: Compiler, stages: list[dict[str, Any]] | None,
+                  processes: list[RuleProcess]) -> None:
+    """Every stage runs processes that exist, and every check-timing process has a stage to run it."""
+    named = {st.get("processes") for st in stages or () if "processes" in st}
+    used = {p.stage for p in processes if p.stage is not None}
+    for i, st in enumerate(stages or ()):
+        if "processes" in st and st["processes"] not in used:
+            comp.error(m.loc("check_timing").at("stages", i, "processes"),
+                       f"no rule process has stage '{st['processes']}'")
+    rp = (m.data.get("rule_processing") or {}).get("processes", []) or []
+    for i, p in enumerate(processes):
+        if p.stage is not None and p.stage not in named:
+            comp.error(m.loc("rule_processing").at("processes", i, "stage"),
+                       f"unknown check-timing stage '{p.stage}' (expected one of the check_timing stages: "
+                       f"{', '.join(sorted(n for n in named if n)) or 'none declared'})")
+        elif stages and p.stage is None and p.when == "check_timing" and i < len(rp):
+            comp.error(m.loc("rule_processing").at("processes", i),
+                       "a rule process checked at check timing needs a `stage` when check_timing has stages")
 
 
 def compile_invariants(m: Merged, comp: Compiler) -> list[dict[str, Any]]:

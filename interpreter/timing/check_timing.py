@@ -1,62 +1,110 @@
-"""Check timing: rule processes, then pending auto abilities player by player.
+"""Check timing: rule processes and pending auto abilities, stage by stage.
 
-The rulebook's `check_timing.order` lists whose pending abilities are resolved first (active player
-then non-active player, or turn player then non-turn player); with `restart_after_each` every
-resolution sends the procedure back to rule processing.
+A rulebook's `check_timing.stages` lists the stages in order: a stage runs the rule processes of one
+`stage` name (all that apply at once, or with `one_action` only the first), or lets one pending
+ability resolve. A stage that did anything sends the procedure back to the first stage; the
+procedure ends when a pass through every stage does nothing. Without stages the procedure is two
+stages: every rule process, then one pending ability.
+
+`check_timing.order` lists whose pending abilities are resolved first: a role (`player:` active
+player, non-active player, turn player or non-turn player) or an expression giving players in
+priority order (`players:`); the next player is reached only when earlier ones have nothing pending.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
+from interpreter.loader.model import RuleProcess
 from interpreter.timing import rule_processing as rproc
 from interpreter.timing.abilities import resolve_pending
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
-
-def _player_for(game: Game, who: str) -> int | None:
-    if who in ("active_player",):
-        return game.cur_ap
-    if who == "non_active_player":
-        return game._other(game.cur_ap)
-    if who == "turn_player":
-        return game.cur_tp if game.cur_tp is not None else game.cur_ap
-    if who == "non_turn_player":
-        return game._other(game.cur_tp if game.cur_tp is not None else game.cur_ap)
-    return None
+MAX_PASSES = 10000  # passes without end are an unstoppable loop of rule processes
 
 
-def _config(rb: Any) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+@dataclass(frozen=True)
+class Stage:
+    id: str
+    processes: list[RuleProcess] | None  # None: the pending-ability stage
+    one_action: bool = False
+
+
+def _players_for(game: Game, entry: dict[str, Any], ctx: Ctx) -> list[int]:
+    if "compiled" in entry:
+        return [p for p in entry["compiled"](ctx) if p is not None]
+    who = entry.get("player", "active_player")
+    tp = game.cur_tp if game.cur_tp is not None else game.cur_ap
+    if who == "active_player":
+        p = game.cur_ap
+    elif who == "non_active_player":
+        p = game._other(game.cur_ap)
+    elif who == "turn_player":
+        p = tp
+    elif who == "non_turn_player":
+        p = game._other(tp)
+    else:
+        p = None
+    return [] if p is None else [p]
+
+
+def _config(rb: Any) -> tuple[list[dict[str, Any]], tuple[str, ...], list[Stage]]:
     cfg = rb.timing.get("check_timing") or {}
     order = cfg.get("order") or [{"player": "active_player"}, {"player": "non_active_player"}]
-    return order, tuple(cfg.get("rules", ()))
+    stages = cfg.get("stages")
+    if not stages:
+        plan = [Stage("rule_processing", list(rb.rule_processes)), Stage("pending", None)]
+    else:
+        plan = [Stage(st["id"], [p for p in rb.rule_processes if p.stage == st["processes"]],
+                      bool(st.get("one_action", False))) if "processes" in st else Stage(st["id"], None)
+                for st in stages]
+    return order, tuple(cfg.get("rules", ())), plan
 
 
 def check_timing(game: Game, ctx: Ctx) -> Any:
+    """Run the check timing; returns whether anything was done (a process or an ability)."""
     try:
-        order, rules = game.cache["check_timing"]
+        order, rules, plan = game.cache["check_timing"]
     except KeyError:
-        order, rules = game.cache["check_timing"] = _config(game.rb)
+        order, rules, plan = game.cache["check_timing"] = _config(game.rb)
     cctx = ctx.child(rules=rules) if rules else ctx
     resolved = False
     st = game.state
-    while not st.halted():  # a jump ends the procedure (the walk moves on)
-        did = yield from rproc.run_processes(game, game.rb.rule_processes, cctx)
-        resolved = resolved or did
-        if st.over():
-            break
-        game.triggers.check_state_triggers()
-        if not st.pending:
+    passes = 0
+    while not st.halted() and not st.over():  # a jump ends the procedure (the walk moves on)
+        passes += 1
+        if passes > MAX_PASSES:
+            game.loop_draw("check timing")
             break
         acted = False
-        for entry in order:
-            p = _player_for(game, entry.get("player", "active_player"))
+        for stage in plan:
+            if stage.processes is None:
+                acted = yield from _resolve_one(game, order, rules, cctx)
+            else:
+                acted = yield from rproc.run_batch(game, stage.processes, cctx, stage.one_action)
+            if acted or st.halted() or st.over():
+                break
+        if not acted:
+            break
+        resolved = True
+    return resolved
+
+
+def _resolve_one(game: Game, order: list[dict[str, Any]], rules: tuple[str, ...], cctx: Ctx) -> Any:
+    """The first player in `order` with a pending ability resolves one of them."""
+    game.triggers.check_state_triggers()
+    st = game.state
+    if not st.pending:
+        return False
+    for entry in order:
+        for p in _players_for(game, entry, cctx):
             mine = [x for x in st.pending if x.master == p]
-            if p is None or not mine:
+            if not mine:
                 continue
             pend = mine[0]
             distinct = {(x.card_id, x.ability, x.source) for x in mine}
@@ -66,9 +114,5 @@ def check_timing(game: Game, ctx: Ctx) -> Any:
                              tuple(entry.get("rules", ())) or rules)
                 (pend,) = yield from game.ask(d, cctx)
             yield from resolve_pending(game, pend, cctx)
-            resolved = True
-            acted = True
-            break
-        if not acted:
-            break
-    return resolved
+            return True
+    return False

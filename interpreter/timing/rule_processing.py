@@ -188,25 +188,37 @@ def run_processes(game: Game, procs: list[RuleProcess], ctx: Ctx) -> Any:
     any_done = False
     rounds = 0
     while not game.state.over():
-        batch = applicable(game, procs, ctx)
-        if not batch:
+        if rounds == 1000:
+            if applicable(game, procs, ctx):
+                game.loop_draw("rule processing")
+            break
+        did = yield from run_batch(game, procs, ctx)
+        if not did:
             break
         rounds += 1
-        if rounds > 1000:
-            game.loop_draw("rule processing")
-            break
         any_done = True
-        outer = game._collecting
-        outer_interrupt = game._in_interrupt
-        game._collecting = []
-        game._in_interrupt = True  # the batch is one simultaneous action: no interrupt inside it
-        try:
-            for proc, pctx in batch:
-                game.log("rule", f"rule process {proc.id}", proc.rules)
-                yield from game.run(proc.steps, pctx)
-        finally:
-            outcomes, game._collecting = game._collecting, outer
-            game._in_interrupt = outer_interrupt
-        if outcomes:
-            game.finalize_outcomes(outcomes, tuple(r for proc, _ in batch for r in proc.rules))
     return any_done
+
+
+def run_batch(game: Game, procs: list[RuleProcess], ctx: Ctx, first_only: bool = False) -> Any:
+    """Carry out every applicable process at once (one simultaneous action), or with `first_only`
+    the first that applies; returns whether any was carried out."""
+    batch = applicable(game, procs, ctx)
+    if not batch:
+        return False
+    if first_only:
+        batch = batch[:1]
+    outer = game._collecting
+    outer_interrupt = game._in_interrupt
+    game._collecting = []
+    game._in_interrupt = True  # the batch is one simultaneous action: no interrupt inside it
+    try:
+        for proc, pctx in batch:
+            game.log("rule", f"rule process {proc.id}", proc.rules)
+            yield from game.run(proc.steps, pctx)
+    finally:
+        outcomes, game._collecting = game._collecting, outer
+        game._in_interrupt = outer_interrupt
+    if outcomes:
+        game.finalize_outcomes(outcomes, tuple(r for proc, _ in batch for r in proc.rules))
+    return True
