@@ -19,7 +19,7 @@ from interpreter.engine.determinize import redeal_hidden
 from interpreter.engine.errors import GameError, IllegalAnswer
 from interpreter.engine.functions import Multiset
 from interpreter.engine.log import LogEntry
-from interpreter.loader.model import Ability, CardDef, Rulebook
+from interpreter.loader.model import GRANTED, Ability, CardDef, Rulebook, ability_label
 from interpreter.state.objects import FACE, Effect, GameObject, GameState, remap
 from interpreter.timing import check_timing as ct
 from interpreter.timing import continuous as cont
@@ -125,6 +125,7 @@ class Game:
         self.max_auto_steps = int(loop.get("max_auto_steps", 500000))
         self.loop_rules = tuple(loop.get("rules", ()))
         self._always = [p for p in rb.rule_processes if p.when == "always"]
+        self.grants_possible = bool(rb.grants)  # some effect of the rulebook or its cards grants abilities
         # Fields rule-process conditions read (None: any): a continuous effect on them wakes every process.
         reads = [p.reads_fields for p in rb.rule_processes]
         self.process_fields: frozenset[str] | None = (
@@ -516,8 +517,24 @@ class Game:
         return self.continuous.value(obj, name, base)
 
     def abilities_of(self, obj: GameObject) -> list[Ability]:
-        """A card's abilities now: those printed on it."""
-        return self.cards[obj.card_id].abilities
+        """A card's abilities now: those printed on it, then those grants give it (`grant:` in a
+        continuous ability that works or in a created continuous effect, timestamp order). While
+        the grants are being worked out, a card has its printed abilities only (no recursion)."""
+        printed = self.cards[obj.card_id].abilities
+        if not self.grants_possible:
+            return printed
+        extra = self.continuous.granted().get(obj.oid)
+        return printed + list(extra) if extra else printed
+
+    def ability_at(self, card_id: str, index: int) -> Ability:
+        """A card's ability by its number: a printed one, or (from GRANTED on) the ability a grant of
+        the rulebook's registry gives a card of this card's type."""
+        if index >= GRANTED:
+            return self.rb.grants[index - GRANTED].for_type(self.cards[card_id].type)
+        abilities = self.cards[card_id].abilities
+        if index < len(abilities) and abilities[index].index == index:
+            return abilities[index]
+        return next(ab for ab in abilities if ab.index == index)  # an ability left unwritten shifts the list
 
     def expr_fail(self, message: str) -> Any:
         raise GameError(message)
@@ -550,6 +567,8 @@ class Game:
     def describe_pending(self, pend: Any) -> str:
         src = self.state.objects.get(pend.source) or self.state.lki.get(pend.source)
         name = self.describe(src) if src is not None else "a delayed trigger"
+        if pend.ability >= GRANTED:
+            return f"{name} {ability_label(self.ability_at(pend.card_id, pend.ability))}"
         return f"{name} ability {pend.ability + 1}" if pend.ability >= 0 else name
 
     def describe_target(self, t: Any) -> str:

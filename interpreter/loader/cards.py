@@ -8,6 +8,7 @@ expected; every error of every file is reported at once.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from interpreter.cardtext.normalize import TextRules, pin_of, split_abilities
 from interpreter.engine.functions import Multiset
 from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.diagnostics import Diagnostic, Diagnostics, LoadError
-from interpreter.loader.model import Ability, CardDef, Rulebook
+from interpreter.loader.model import GRANTED, Ability, CardDef, Grant, Rulebook
 from interpreter.loader.names import collect_names, positional_bindings
 from interpreter.loader.schema import schema_names, validate
 from interpreter.loader.yaml_safe import load_yaml
@@ -157,11 +158,7 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
     conditions: list[tuple[str, Any]] = []
     rules: list[str] = list(raw.get("rules", []) or [])
     kws = list(raw.get("keywords", []) or [])
-    # A card type's default keywords apply to an ability with no condition keyword of their group.
-    given_groups = {_condition_group(rb, kw) for kw in kws if (rb.keywords.get(kw) or {}).get("kind") == "condition"}
-    for kw in (rb.card_types.get(card_type or "") or {}).get("default_keywords", []) or []:
-        if _condition_group(rb, kw) not in given_groups:
-            kws.append(kw)
+    kws.extend(_default_keywords(rb, kws, card_type))
     for i, kw in enumerate(kws):
         k = rb.keywords.get(kw)
         if k is None:
@@ -196,6 +193,54 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
     return Ability(index, kind, tuple(rules), triggers, cost,
                    bool(raw.get("optional", False)), effect, continuous, limit, gate, tuple(kws),
                    str(raw.get("text", "")), tuple(conditions))
+
+
+def _default_keywords(rb: Rulebook, kws: list[Any], card_type: str | None) -> list[str]:
+    """A card type's default keywords an ability takes: those of a group none of its own condition
+    keywords is in."""
+    given_groups = {_condition_group(rb, kw) for kw in kws
+                    if isinstance(kw, str) and (rb.keywords.get(kw) or {}).get("kind") == "condition"}
+    return [kw for kw in (rb.card_types.get(card_type or "") or {}).get("default_keywords", []) or []
+            if _condition_group(rb, kw) not in given_groups]
+
+
+def compile_grants(rb: Rulebook, comp: Compiler) -> None:
+    """Compile the abilities the `grant:` of effect descriptions give (met by `comp` in rulebook or card
+    data), each once, by the code that compiles printed abilities, into the rulebook's registry.
+    Where a grant is written keys its registry number, so loading a card file again renumbers
+    nothing. A granted ability is also made for each card type with default keywords (the version a
+    card of that type gets), and may itself grant (those are compiled in turn)."""
+    while comp.pending_grants:
+        pending, comp.pending_grants = comp.pending_grants, []
+        for raw, loc, out in pending:
+            key = f"{loc.file}:{'/'.join(str(p) for p in loc.path)}"
+            pos = rb.grant_keys.get(key, len(rb.grants))
+            base = compile_ability(rb, raw, GRANTED + pos, loc, comp)
+            if base is None:
+                if isinstance(raw, dict) and "todo" in raw:
+                    comp.error(loc, "a granted ability must be written (it has 'todo')")
+                continue
+            for i, kw in enumerate(base.keywords):
+                if (rb.keywords.get(kw) or {}).get("kind") == "active_zones":
+                    comp.error(loc.at("keywords", i), f"keyword '{kw}' sets where an ability works; a granted "
+                                                      f"ability works where its card's abilities work")
+            by_type: dict[str, Ability] = {}
+            for tid in rb.card_types:
+                extra = _default_keywords(rb, list(base.keywords), tid)
+                if extra:
+                    conditions = [(_condition_group(rb, kw), rb.keywords[kw]["if_c"]) for kw in extra
+                                  if "if_c" in rb.keywords.get(kw, {})]
+                    rules = [r for kw in extra for r in rb.keywords[kw].get("rules", [])]
+                    by_type[tid] = replace(base, keywords=base.keywords + tuple(extra),
+                                           rules=base.rules + tuple(rules),
+                                           conditions=base.conditions + tuple(conditions))
+            grant = Grant(GRANTED + pos, base, by_type)
+            if pos == len(rb.grants):
+                rb.grants.append(grant)
+                rb.grant_keys[key] = pos
+            else:
+                rb.grants[pos] = grant
+            out.append(grant)
 
 
 def _condition_group(rb: Rulebook, kw: str) -> str:
@@ -242,6 +287,7 @@ def load_cards(rb: Rulebook, paths: Iterable[Path]) -> CardPool:
         positional_bindings(data, partial(Loc, str(path), smap), found)
         comp = Compiler(found, rb.compiler.known, names, rb.functions)
         _compile_cards(rb, data, path, smap, comp, cards, common, ours, flagged)
+        compile_grants(rb, comp)
         if found is not diags:
             shape_lines = {d.line for d in shape}
             diags.extend(d for d in found.sorted() if d.line not in shape_lines)

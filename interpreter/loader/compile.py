@@ -80,6 +80,9 @@ class Compiler:
         self.node_refs: list[tuple[str, Loc]] = []
         """Jump / skip targets met before the turn structure exists, for graph.build.jump_targets."""
         self._current_template: str | None = None
+        self.pending_grants: list[tuple[Any, Loc, list[Any]]] = []
+        """Abilities met in `grant:` (raw, where, the list its compiled Grant goes into), compiled by
+        loader/cards.py `compile_grants` once the rulebook's keywords are: like a printed ability."""
 
     # -- errors ------------------------------------------------------------------------
     def error(self, loc: Loc, message: str, *, at_key: bool = False) -> None:
@@ -267,6 +270,8 @@ class Compiler:
                 out[key] = self.modify(v, kl)
             elif key == "modify_player":
                 out[key] = self.modify(v, kl, player=True)
+            elif key == "grant":
+                out[key] = self.grant(v, kl)
             elif key == "trigger":
                 out[key] = self.trigger(v, kl)
             elif key == "event":
@@ -281,7 +286,23 @@ class Compiler:
                 out[key] = tuple(v)
             else:
                 self.error(kl, f"unknown key '{key}' (allowed: affects, if, do, instead, modify, trigger, "
-                               "event, optional, once, negate, no_stack, modify_player, rules)", at_key=True)
+                               "event, optional, once, negate, no_stack, modify_player, grant, rules)", at_key=True)
+        if "grant" in out and "affects" not in out:
+            self.error(loc, "an effect that grants abilities needs 'affects' (the cards that get them)")
+        return out
+
+    def grant(self, value: Any, loc: Loc) -> list[Any]:
+        """The abilities an effect gives to the cards it affects: one ability written as a card writes
+        it (kind, keywords, trigger, cost, effect...) or a list of them. The list returned is filled
+        with their compiled Grants by `compile_grants` (loader/cards.py)."""
+        out: list[Any] = []
+        if isinstance(value, list):
+            if not value:
+                self.error(loc, "expected an ability (a mapping with 'kind') or a list of abilities")
+            for i, raw in enumerate(value):
+                self.pending_grants.append((raw, loc.at(i), out))
+        else:
+            self.pending_grants.append((value, loc, out))
         return out
 
     def modify(self, value: Any, loc: Loc, *, player: bool = False) -> list[tuple[str, str, Callable[[Any], Any]]]:

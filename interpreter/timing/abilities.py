@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.engine.context import Ctx
-from interpreter.loader.model import Ability
+from interpreter.loader.model import Ability, ability_label
 from interpreter.state.objects import FACE, GameObject, Pending
 from interpreter.timing.payability import can_pay, choices_allow_play
 
@@ -13,9 +13,9 @@ if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
 
-def ability_key(game: Game) -> Any:
-    """What the set of working abilities depends on: the cards (and their states) in the zones
-    where abilities work, or the whole state while an effect negates abilities (its affected
+def base_key(game: Game) -> Any:
+    """What the set of cards whose abilities work depends on: the cards (and their states) in the
+    zones where abilities work, or the whole state while an effect negates abilities (its affected
     cards may depend on anything). Most moves (draws, cards revealed, paid costs) leave it as is."""
     st = game.state
     for e in st.effects:
@@ -24,15 +24,25 @@ def ability_key(game: Game) -> Any:
     return game.ability_version
 
 
+def ability_key(game: Game) -> Any:
+    """What the working abilities depend on: the cards whose abilities work (`base_key`) and, in a
+    game where effects grant abilities, which abilities are granted to which cards now."""
+    key = base_key(game)
+    if not game.grants_possible:
+        return key
+    return (key, game.continuous.grants_token())
+
+
 def ability_objects(game: Game, player: int | None = None) -> list[GameObject]:
     """Objects whose abilities currently work (their card type's valid zones). The list is cached
     until a zone where abilities work changes, since triggers and continuous effects ask for it
     after every event."""
     cache = game.cache.get("ability_objects")
-    key = ability_key(game)
+    key = base_key(game)
     if cache is None or cache[0] != key:
         st = game.state
         objects, cards, zones_of = st.objects, game.cards, game.rb.ability_zones
+        anyway = game.grants_possible  # a card with no printed ability may be granted one
         objs = []
         for zkey, zone, top_only in game.ability_zone_plan:
             ids = st.zones[zkey]
@@ -43,7 +53,7 @@ def ability_objects(game: Game, player: int | None = None) -> list[GameObject]:
             for i in ids:
                 o = objects[i]
                 card = cards[o.card_id]
-                if card.abilities and (zone in zones_of.get(card.type, ())
+                if (anyway or card.abilities) and (zone in zones_of.get(card.type, ())
                                        or zone in game.active_zone_cards.get(o.card_id, ())):
                     if o.holder is None and o.states.get(FACE) != "down":
                         objs.append(o)
@@ -61,8 +71,9 @@ def ability_objects(game: Game, player: int | None = None) -> list[GameObject]:
                 game.cache["negating"] = False
             objs = [o for o in objs if o.oid not in negated]
             if negated:
-                # Continuous effects read while negation was being worked out saw every ability.
+                # Continuous effects (and grants) read while negation was being worked out saw every ability.
                 game.continuous.invalidate()
+                game.continuous.forget_grants()
         cache = (key, objs)
         game.cache["ability_objects"] = cache
     if player is None:
@@ -142,19 +153,18 @@ def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
         game.log("resolve", "a delayed trigger resolves", actx.rules)
         yield from game.run(spec.get("do", ()), actx)
         return
-    card = game.cards[pend.card_id]
-    ab = card.abilities[pend.ability]
+    ab = game.ability_at(pend.card_id, pend.ability)
     src = st.objects.get(pend.source) or st.lki.get(pend.source)
     actx = Ctx(game, None, you=pend.master, this=src, event=pend.event, rules=ab.rules, ability=ab)
     name = game.describe(src) if src is not None else pend.card_id  # its last known information, kept while pending
     if isinstance(src, GameObject) and src.oid in st.objects and is_negated(game, src):
-        game.log("resolve", f"{game.describe(src)}: ability {ab.index + 1} is negated and does not resolve", ab.rules)
+        game.log("resolve", f"{game.describe(src)}: {ability_label(ab)} is negated and does not resolve", ab.rules)
         return
     if isinstance(src, GameObject) and not limit_ok(game, src, ab):
-        game.log("resolve", f"{game.describe(src)}: ability {ab.index + 1} already used up this turn", ab.rules)
+        game.log("resolve", f"{game.describe(src)}: {ability_label(ab)} already used up this turn", ab.rules)
         return
     if not choices_allow_play(game, ab.effect, actx):
-        game.log("resolve", f"{name}: ability {ab.index + 1} cannot be played (too few to choose from)", ab.rules)
+        game.log("resolve", f"{name}: {ability_label(ab)} cannot be played (too few to choose from)", ab.rules)
         return
     if ab.cost:
         if not can_pay(game, ab.cost, actx):
@@ -169,7 +179,7 @@ def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
     if isinstance(src, GameObject):
         key = use_key(src, ab)
         st.ability_uses[key] = st.ability_uses.get(key, 0) + 1
-    game.log("resolve", f"{name}: ability {ab.index + 1} resolves", ab.rules)
+    game.log("resolve", f"{name}: {ability_label(ab)} resolves", ab.rules)
     yield from game.run(ab.effect, actx)
     resolved(game, src, ab, pend.master, actx)
 
@@ -177,7 +187,7 @@ def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
 def activate(game: Game, obj: GameObject, ab: Ability, player: int, ctx: Ctx) -> Any:
     """Play an activated ability: pay its cost, then resolve it (it resolves even if its card left)."""
     actx = Ctx(game, None, you=player, this=obj, rules=ab.rules, ability=ab)
-    game.log("activate", f"P{player + 1} plays ability {ab.index + 1} of {game.describe(obj)}", ab.rules)
+    game.log("activate", f"P{player + 1} plays {ability_label(ab)} of {game.describe(obj)}", ab.rules)
     yield from game.run(ab.cost, actx)
     key = use_key(obj, ab)
     game.state.ability_uses[key] = game.state.ability_uses.get(key, 0) + 1

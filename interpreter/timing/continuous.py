@@ -15,8 +15,9 @@ import networkx as nx
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.functions import Multiset
+from interpreter.loader.model import Ability, Grant
 from interpreter.state.objects import GameObject
-from interpreter.timing.abilities import ability_key, ability_objects, gate_ok
+from interpreter.timing.abilities import ability_key, ability_objects, base_key, gate_ok
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -53,10 +54,24 @@ class Continuous:
         for i, layer in enumerate(cfg):
             for op in layer.get("applies", []):
                 self.layer_of[op] = i
-        self.any_sources = any(ab.kind == "continuous" for c in game.cards.values() for ab in c.abilities)
+        # What grants may give (every grant of the rulebook and the cards loaded with it) counts with
+        # the printed abilities: a granted continuous ability is a source, its fields can change.
+        granted = [g.base for g in game.rb.grants]
+        self.any_sources = any(ab.kind == "continuous" for c in game.cards.values() for ab in c.abilities) or any(
+            ab.kind == "continuous" for ab in granted)
         self.dash_fields = {fid for fid, f in game.rb.field_types.items() if f.get("dash")}
-        self.card_fields = {f for c in game.cards.values() for ab in c.abilities
+        self.card_fields = {f for c in game.cards.values() for ab in [*c.abilities, *granted]
                             if ab.kind == "continuous" and ab.continuous for f, _, _ in ab.continuous.get("modify", [])}
+        # Grants: printed continuous abilities that grant (the cards in play holding one are kept while
+        # the cards whose abilities work are the same), and what they and created effects give now.
+        self.grant_holders = any(ab.kind == "continuous" and ab.continuous and ab.continuous.get("grant")
+                                 for c in game.cards.values() for ab in c.abilities)
+        self._grant_holders: tuple[Any, list[tuple[GameObject, Ability]]] = (None, [])
+        self._grants: dict[int, list[Ability]] = {}
+        self._grants_token: Any = ()
+        self._grants_version = -1
+        self.granting = False  # the grants are being worked out (cards have their printed abilities only)
+        self._rebuilt_granting = False
         # `lapse: turn`: once a continuous ability stops applying to a card, it does not apply to that
         # card again this turn. Cessations are seen after every state change.
         self.lapse = (game.rb.timing.get("continuous") or {}).get("lapse") == "turn" and self.any_sources
@@ -120,6 +135,71 @@ class Continuous:
             base = v if op == "set" else (base or 0) + v
         return base
 
+    def granted(self) -> dict[int, list[Ability]]:
+        """The abilities grants give now, by object id: the `grant:` of the printed continuous abilities
+        that work (an ability a grant gave does not grant in turn) and of created continuous effects,
+        in timestamp order. Worked out once per state version. While it is worked out (which cards a
+        grant affects may depend on abilities: has_keyword, ability_count...), no card has a granted
+        ability: the recursion guard."""
+        if self.granting:
+            return {}
+        if self._grants_version != self.game.version:
+            self._work_out_grants()
+        return self._grants
+
+    def grants_token(self) -> Any:
+        """Which abilities are granted to which cards now, as a value to key caches on (None while
+        the grants are being worked out)."""
+        if self.granting:
+            return None
+        if self._grants_version != self.game.version:
+            self._work_out_grants()
+        return self._grants_token
+
+    def forget_grants(self) -> None:
+        self._grants_version = -1
+        self._grant_holders = (None, [])
+
+    def _work_out_grants(self) -> None:
+        game = self.game
+        st = game.state
+        found: list[tuple[int, list[Grant], list[GameObject]]] = []
+        self.granting = True
+        self._rebuilt_granting = False
+        try:
+            if self.grant_holders:
+                key = base_key(game)
+                if self._grant_holders[0] != key:
+                    self._grant_holders = (key, [(obj, ab) for obj in ability_objects(game)
+                                                 for ab in game.cards[obj.card_id].abilities
+                                                 if ab.kind == "continuous" and ab.continuous
+                                                 and ab.continuous.get("grant")])
+                for obj, ab in self._grant_holders[1]:
+                    spec = ab.continuous
+                    if spec is None or not gate_ok(obj, ab, game):
+                        continue
+                    ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)
+                    cond = spec.get("if")
+                    if cond is None or cond(ctx):
+                        found.append((obj.timestamp, spec["grant"], _current(game, spec["affects"](ctx), None)))
+            for eff in st.effects:
+                if eff.kind == "continuous" and eff.spec.get("grant"):
+                    ctx = Ctx(game, None, you=eff.master, this=st.objects.get(eff.source), vars=dict(eff.bindings))
+                    found.append((eff.timestamp, eff.spec["grant"],
+                                  _current(game, eff.spec["affects"](ctx), eff.locked)))
+        finally:
+            self.granting = False
+        grants: dict[int, list[Ability]] = {}
+        for _ts, given, objs in sorted(found, key=lambda f: f[0]):
+            for o in objs:
+                ctype = game.cards[o.card_id].type
+                grants.setdefault(o.oid, []).extend(g.for_type(ctype) for g in given)
+        self._grants = grants
+        self._grants_token = tuple(sorted((oid, tuple(ab.index for ab in abs_)) for oid, abs_ in grants.items()))
+        self._grants_version = game.version
+        if self._rebuilt_granting:
+            self.invalidate()  # what continuous effects were worked out meanwhile saw no granted ability
+
     def invalidate(self) -> None:
         """Forget what was worked out (abilities that work turned out to be negated)."""
         self.version = -1
@@ -161,7 +241,7 @@ class Continuous:
                 # Cards with continuous abilities among those whose abilities work (kept while
                 # the zones where abilities work are unchanged).
                 self._holders = (key, [(obj, ab) for obj in ability_objects(game)
-                                       for ab in game.cards[obj.card_id].abilities
+                                       for ab in game.abilities_of(obj)
                                        if ab.kind == "continuous" and ab.continuous])
             for obj, ab in self._holders[1]:
                 if gate_ok(obj, ab, game):
@@ -180,6 +260,8 @@ class Continuous:
     def rebuild(self) -> None:
         game = self.game
         self.version = game.version
+        if self.granting:
+            self._rebuilt_granting = True
         sources = self._sources()
         if self.lapse and game.state.applying and not any(src[4] for src in sources):
             self._lapse({})  # every ability that applied has stopped
@@ -279,3 +361,12 @@ class Continuous:
                 order = list(range(len(group)))
             out.extend(group[i] for i in order)
         return out
+
+
+def _current(game: Game, objs: Any, locked: list[int] | None) -> list[GameObject]:
+    """The cards an `affects` value gives that are in play now (with `locked`, only those among them)."""
+    if isinstance(objs, GameObject):
+        objs = [objs]
+    live = game.state.objects
+    return [o for o in objs or [] if isinstance(o, GameObject) and o.oid in live
+            and (locked is None or o.oid in locked)]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
+from interpreter.loader.model import ability_label
 from interpreter.timing.abilities import ability_objects, activate, gate_ok, limit_ok, playable
 
 if TYPE_CHECKING:
@@ -32,13 +33,16 @@ def legal_actions(game: Game, player: int, action_ids: list[str], ctx: Ctx) -> l
             for obj in ability_objects(game, None):
                 if obj.controller != player:
                     continue
-                for ab in game.cards[obj.card_id].abilities:
-                    if ab.kind != "activated" or not gate_ok(obj, ab, game) or not limit_ok(game, obj, ab):
+                offered: set[int] = set()  # one option per ability (two grants of one give it twice)
+                for ab in game.abilities_of(obj):
+                    if ab.kind != "activated" or ab.index in offered or not gate_ok(obj, ab, game) \
+                            or not limit_ok(game, obj, ab):
                         continue
                     actx = Ctx(game, None, you=player, this=obj, rules=ab.rules, ability=ab)
                     if playable(game, ab, actx):
+                        offered.add(ab.index)
                         options.append(Option(f"{aid}:c{obj.oid}:a{ab.index}",
-                                              f"{aid} {game.describe(obj)} ability {ab.index + 1}", (act, obj, ab)))
+                                              f"{aid} {game.describe(obj)} {ability_label(ab)}", (act, obj, ab)))
         elif act.kind == "declare":
             # An action tied to no card (e.g. declaring something), legal while `legal` holds.
             if act.legal is None or act.legal(pctx):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.engine.context import Ctx
+from interpreter.loader.model import ability_label
 from interpreter.state.objects import GameObject, Pending
 from interpreter.timing.abilities import ability_key, ability_objects, gate_ok
 from interpreter.timing.watch import event_subject
@@ -29,8 +30,15 @@ class Triggers:
         self._subject: dict[int, str | None] = {}  # id(trigger) -> event key that must be its own card
         # The events some card of the game waits for: most events (a state change, a phase
         # beginning) concern no card at all, and are then matched against delayed triggers only.
-        self.listened = frozenset(trig["event"] for card in game.cards.values() for ab in card.abilities
+        # Abilities grants may give count (every grant the rulebook and its cards hold).
+        granted = [g.base for g in game.rb.grants]
+        self.listened = frozenset(trig["event"] for ab in [*(a for c in game.cards.values() for a in c.abilities),
+                                                           *granted]
                                   if ab.kind == "auto" for trig in ab.triggers if "event" in trig)
+        for ab in granted:
+            for trig in ab.triggers if ab.kind == "auto" else ():
+                cond = trig.get("if")
+                self._subject[id(trig)] = event_subject(cond.ast) if cond is not None else None
 
     def _by_event(self, card_id: str) -> dict[str, list[tuple[Any, dict[str, Any]]]]:
         """A card's auto abilities indexed by the event they wait for (built once per card)."""
@@ -63,11 +71,35 @@ class Triggers:
             listed = [(obj, ab, trig) for obj in ability_objects(game)
                       for ab, trig in self._by_event(obj.card_id).get(event_type, ())
                       if ab.conditions or gate_ok(obj, ab, game)]
+            if game.grants_possible:
+                grants = game.continuous.granted()
+                if grants:
+                    listed = self._with_granted(listed, grants, event_type)
             hit = cache[event_type] = (listed, any(w[1].conditions for w in listed))
         listed, conditional = hit
         if not conditional:
             return listed  # the cached list itself: callers never change it
         return [w for w in listed if not w[1].conditions or gate_ok(w[0], w[1], game)]
+
+    def _with_granted(self, listed: list[tuple[GameObject, Any, dict[str, Any]]], grants: dict[int, list[Any]],
+                      event_type: str) -> list[tuple[GameObject, Any, dict[str, Any]]]:
+        """`listed` (printed abilities waiting for the event) with the granted auto abilities waiting
+        for it, each card's after its printed ones."""
+        game = self.game
+        out: list[tuple[GameObject, Any, dict[str, Any]]] = []
+        k = 0
+        for obj in ability_objects(game):
+            while k < len(listed) and listed[k][0] is obj:
+                out.append(listed[k])
+                k += 1
+            for ab in grants.get(obj.oid, ()):
+                if ab.kind != "auto" or not (ab.conditions or gate_ok(obj, ab, game)):
+                    continue
+                for trig in ab.triggers:
+                    if ("state" in trig) if event_type == STATE else trig.get("event") == event_type:
+                        out.append((obj, ab, trig))
+        out.extend(listed[k:])
+        return out
 
     def collect(self, event: dict[str, Any], *, once_per_turn: bool = False, only_player: int | None = None,
                 departed: list[GameObject] | None = None) -> None:
@@ -139,7 +171,7 @@ class Triggers:
                 fired.add(ab.index)
             st.triggered_this_turn.add(f"{obj.oid}:{ab.index}:{etype}")
             st.pending.append(Pending(st.new_id(), this.oid, this.card_id, ab.index, obj.controller, event))
-            game.log("trigger", f"{game.describe(obj)}: ability {ab.index + 1} triggers", ab.rules)
+            game.log("trigger", f"{game.describe(obj)}: {ability_label(ab)} triggers", ab.rules)
         if st.effects:
             self._delayed(event, etype, viewed)
 
@@ -215,7 +247,7 @@ class Triggers:
             if trig["state"](ctx):
                 st.pending.append(Pending(st.new_id(), obj.oid, obj.card_id, ab.index, obj.controller,
                                           {"type": "state"}))
-                game.log("trigger", f"{game.describe(obj)}: ability {ab.index + 1} triggers (state)", ab.rules)
+                game.log("trigger", f"{game.describe(obj)}: {ability_label(ab)} triggers (state)", ab.rules)
 
     def untriggered(self, event_type: str) -> int:
         """Abilities that would trigger on this event and have not yet this turn."""
