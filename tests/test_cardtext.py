@@ -215,3 +215,59 @@ def test_import_and_compile_end_to_end(tmp_path: Path) -> None:
     assert f"{out_file}:{line}:{col}: card SGX-bp1-004-N: no phrase matches" in err
     code, out, err = run("validate", str(out_file))
     assert code == 0, err
+
+
+def test_a_quoted_ability_is_compiled_whole_for_a_grant(rb, tmp_path: Path) -> None:
+    """An `ability` slot reads up to the close of the quote it stands in and compiles what it holds as
+    a whole ability (spaces the quotes kept go): 「...」を得る gives `grant:`, one-shot for a duration
+    or in a continuous ability; and the result loads and plays."""
+    c = compile_ability_text(rb.card_text, "【速攻】ラウンド終了時まで、場の「Plain」は"
+                                           "「【常在】パワーを ＋５ する。」を得る。")
+    assert c.status == "full"
+    assert c.ability == {"kind": "quick", "effect": [{"continuous": {
+        "effect": {"affects": "cards('field', you) where it.name == 'Plain'",
+                   "grant": {"kind": "aura", "effect": {"affects": "this", "modify": {"power": {"add": 5}}}}},
+        "duration": "round"}}]}
+    c = compile_ability_text(rb.card_text, "【常在】場の「Plain」は「【合図】合図数を2にする。」を得る。")
+    assert c.ability == {"kind": "aura", "effect": {
+        "affects": "cards('field', you) where it.name == 'Plain'",
+        "grant": {"kind": "reflex", "keywords": ["on_ping"], "effect": [{"set_var": {"name": "pinged", "value": 2}}]}}}
+    # what compiles loads: the granted ability is compiled too, and a ping makes Plain's trigger
+    from interpreter.scenarios.runner import build_game
+
+    card_file = tmp_path / "granting.yaml"
+    card_file.write_text(yaml.safe_dump({"game": "toy", "cards": [
+        {"id": "G-HERALD", "type": "unit", "name": "Herald", "power": 1, "abilities": [c.ability]},
+        {"id": "G-PLAIN", "type": "unit", "name": "Plain", "power": 2}]}, allow_unicode=True), encoding="utf-8")
+    cards = load_cards(rb, [card_file])
+    game = build_game({"setup": {"start_at": "round", "turn": 0, "roles": {"mover": "P1", "other_side": "P2"},
+                                 "zones": {"P1": {"field": ["G-HERALD", "G-PLAIN"]}}}}, rb, cards)
+    game.stop_at = "two"
+    game.advance()
+    assert game.state.vars["pinged"] == 2
+
+
+def test_a_sentence_end_inside_quotes_does_not_split_a_fragment(rb) -> None:
+    c = compile_ability_text(rb.card_text, "【速攻】場の「Plain」は「【常在】謎の文。」を得る。合図数を2にする。")
+    assert c.status == "partial"
+    assert [(f.text, f.start) for f in c.unmatched] == [("場の「Plain」は「【常在】謎の文。」を得る。", 4)]
+    # an ability slot holding what no phrase reads does not match, so the grant phrase does not either
+    assert compile_ability_text(rb.card_text, "【常在】場の「Plain」は「謎。」を得る。").ability is None
+
+
+def test_an_ability_slot_with_its_own_quotes() -> None:
+    section = {"quotes": [{"open": "「", "close": "」"}],
+               "slots": [{"id": "inner", "kind": "ability", "open": "「", "close": "」"}],
+               "phrases": [
+                   {"id": "m", "rules": ["1"], "part": "marker", "text": "【速攻】", "gives": {"kind": "quick"}},
+                   {"id": "x", "rules": ["1"], "part": "clause", "text": "「{n:number}」を記す。",
+                    "gives": {"effect": [{"set_var": {"name": "x", "value": "{n}"}}]}},
+                   {"id": "g", "rules": ["1"], "part": "clause", "text": "{a:inner}を得る。",
+                    "gives": {"effect": {"affects": "this", "grant": "{a}"}}}],
+               }
+    section["slots"].append({"id": "number", "kind": "number"})
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert g.problems == []
+    c = compile_ability_text(g, "【速攻】「【速攻】「3」を記す。」を得る。")  # quotes nest inside the ability
+    assert c.ability == {"kind": "quick", "effect": {"affects": "this", "grant": {
+        "kind": "quick", "effect": [{"set_var": {"name": "x", "value": 3}}]}}}

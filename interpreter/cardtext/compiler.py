@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.cardtext.grammar import ENGINE_PARTS, Grammar, GrammarError, Match, Matcher
-from interpreter.cardtext.normalize import Normalized, normalize, pin_of
+from interpreter.cardtext.grammar import ENGINE_PARTS, Grammar, GrammarError, Match, Matcher, outside_quotes
+from interpreter.cardtext.normalize import Normalized, TextRules, normalize, pin_of
 
 MAX_PATHS = 20000
 """How many partial parses one ability may try before it is called too ambiguous to compile."""
@@ -61,10 +61,22 @@ def compile_ability_text(grammar: Grammar, text: str) -> Compiled:
             ability = assemble(path, norm.text, grammar.sentence_ends)
             used = [p for _, match in path for p in match.phrases]
             return Compiled(text, pin, ability, [], 1.0, used)
-        unmatched, share = _scan(m, norm, grammar.sentence_ends + grammar.fragment_ends)
+        unmatched, share = _scan(m, norm, grammar.sentence_ends + grammar.fragment_ends, grammar.rules.quotes)
         return Compiled(text, pin, None, unmatched, share)
     except GrammarError as e:
         return Compiled(text, pin, None, [Fragment(text, 0)], 0.0, error=str(e))
+
+
+def compile_inner(grammar: Grammar, text: str) -> dict[str, Any] | None:
+    """An ability written inside another's text (an `ability` slot: the ability an effect grants),
+    compiled as a whole ability; None when no way through it exists. The text is already normalized
+    but for the spaces the quotes around it kept: those outside its own quotes go."""
+    inner = normalize(text, TextRules(quotes=grammar.rules.quotes, ability_separator=None)).text
+    try:
+        path = _parse(grammar.matcher(inner))
+        return assemble(path, inner, grammar.sentence_ends) if path is not None else None
+    except GrammarError:
+        return None
 
 
 def _parse(m: Matcher) -> list[tuple[str, Match]] | None:
@@ -91,10 +103,11 @@ def _parse(m: Matcher) -> list[tuple[str, Match]] | None:
     return walk(0, 0) if end else None
 
 
-def _scan(m: Matcher, norm: Normalized, ends: tuple[str, ...]) -> tuple[list[Fragment], float]:
+def _scan(m: Matcher, norm: Normalized, ends: tuple[str, ...],
+          quotes: tuple[tuple[str, str], ...] = ()) -> tuple[list[Fragment], float]:
     """Fragments no phrase matches, found by taking the longest phrase (of the parts allowed there)
-    wherever one matches and skipping to the next sentence end where none does; and the share of
-    the text matched."""
+    wherever one matches and skipping to the next sentence end where none does (one outside quotes:
+    a quoted ability's own sentences stay in its fragment); and the share of the text matched."""
     text = m.text
     pos, matched, stage = 0, 0, 0
     out: list[Fragment] = []
@@ -106,7 +119,7 @@ def _scan(m: Matcher, norm: Normalized, ends: tuple[str, ...]) -> tuple[list[Fra
             matched += best - pos
             pos, stage = best, best_stage
             continue
-        stop = min((i + len(e) for e in ends if (i := text.find(e, pos)) >= 0), default=len(text))
+        stop = outside_quotes(text, pos, ends, quotes)
         out.append(Fragment(text[pos:stop], norm.source_index(pos)))
         pos = stop
     return out, (matched / len(text) if text else 0.0)

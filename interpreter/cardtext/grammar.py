@@ -4,7 +4,9 @@ A phrase has a `part` (what it is: an ability `marker`, a `cost`, a `clause` of 
 smaller phrase type of the rulebook's own such as a card description), one or more patterns and
 what it `gives`. A pattern is literal text with typed slots, `{n:number}` or `{card}` (the slot is
 named after its type when no name is given). A slot type is a slot kind of the rulebook (`number`,
-`quoted`, `words`, `repeat`) or a part: slots nest phrases, so phrases compose.
+`quoted`, `words`, `repeat`, `ability`) or a part: slots nest phrases, so phrases compose. An `ability`
+slot holds a whole ability written inside the text (「...」を得る: an ability an effect grants), read
+up to the close of the quote it stands in and compiled by the same phrases.
 
 Matching finds every way a part can match at a position, in the order the phrases are written
 (and, within a slot, longest first), memoized per text; the compiler takes the first way that
@@ -26,7 +28,7 @@ ENGINE_PARTS = ("marker", "cost", "clause")
 GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "if"}
 """What a marker, cost or clause may give: parts of an ability (`if` puts what follows under a condition)."""
 
-SLOT_KINDS = ("number", "quoted", "words", "repeat")
+SLOT_KINDS = ("number", "quoted", "words", "repeat", "ability")
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _DIGITS = re.compile(r"[0-9]+")
@@ -117,6 +119,50 @@ def _placeholders(template: Any) -> set[str]:
     if isinstance(template, dict):
         return set().union(*(_placeholders(k) | _placeholders(v) for k, v in template.items())) if template else set()
     return set()
+
+
+def quote_end(text: str, pos: int, quotes: tuple[tuple[str, str], ...], close: str = "") -> int:
+    """Where the text from `pos` stops being inside what encloses it: the first `close` (without
+    one: the first closing quote of the rulebook's quote pairs) that no quote opened after `pos`
+    matches; the text's end if there is none."""
+    closes = [close] if close else [c for o, c in quotes if o != c]
+    stack: list[str] = []
+    i = pos
+    while i < len(text):
+        if stack and text.startswith(stack[-1], i):
+            i += len(stack.pop())
+            continue
+        if not stack and any(text.startswith(c, i) for c in closes):
+            return i
+        opened = next(((o, c) for o, c in quotes if text.startswith(o, i)), None)
+        if opened is not None:
+            stack.append(opened[1])
+            i += len(opened[0])
+        else:
+            i += 1
+    return len(text)
+
+
+def outside_quotes(text: str, pos: int, ends: tuple[str, ...], quotes: tuple[tuple[str, str], ...]) -> int:
+    """The end of the first of `ends` at or after `pos` that is not inside a quote opened after
+    `pos` (a sentence end inside 「...」 belongs to the quoted text); the text's end if none."""
+    stack: list[str] = []
+    i = pos
+    while i < len(text):
+        if stack and text.startswith(stack[-1], i):
+            i += len(stack.pop())
+            continue
+        if not stack:
+            for e in ends:
+                if e and text.startswith(e, i):
+                    return i + len(e)
+        opened = next(((o, c) for o, c in quotes if text.startswith(o, i)), None)
+        if opened is not None:
+            stack.append(opened[1])
+            i += len(opened[0])
+        else:
+            i += 1
+    return len(text)
 
 
 def _literal(text: str) -> str:
@@ -225,6 +271,7 @@ class Matcher:
         self.text = text
         self.memo: dict[tuple[str, int], list[Match]] = {}
         self.active: set[tuple[str, int]] = set()
+        self.abilities: dict[tuple[int, int], Any] = {}  # (start, end) -> the ability written there, or None
 
     def part(self, name: str, pos: int) -> list[Match]:
         """Every way `name` matches at `pos`, in phrase order."""
@@ -280,9 +327,31 @@ class Matcher:
             for word, value in slot.words:
                 if word and text.startswith(word, pos):
                     yield pos + len(word), value
+        elif slot.kind == "ability":
+            start = pos
+            if slot.open:
+                if not text.startswith(slot.open, pos):
+                    return
+                start += len(slot.open)
+            end = quote_end(text, start, self.g.rules.quotes, slot.close)
+            if slot.close and not text.startswith(slot.close, end):
+                return
+            if end > start and (start, end) != (0, len(text)):  # a shorter text: compiling it ends
+                ability = self._ability(start, end)
+                if ability is not None:
+                    yield end + len(slot.close), ability
         elif slot.kind == "repeat" and slot.token:
             n, end = 0, pos
             while text.startswith(slot.token, end):
                 n, end = n + 1, end + len(slot.token)
             for k in range(n, 0, -1):
                 yield pos + k * len(slot.token), k
+
+    def _ability(self, start: int, end: int) -> Any:
+        """The ability written at text[start:end], compiled as a whole ability (None: no way through)."""
+        key = (start, end)
+        if key not in self.abilities:
+            from interpreter.cardtext.compiler import compile_inner  # the compiler builds on this module
+
+            self.abilities[key] = compile_inner(self.g, self.text[start:end])
+        return self.abilities[key]
