@@ -271,3 +271,23 @@ def test_an_ability_slot_with_its_own_quotes() -> None:
     c = compile_ability_text(g, "【速攻】「【速攻】「3」を記す。」を得る。")  # quotes nest inside the ability
     assert c.ability == {"kind": "quick", "effect": {"affects": "this", "grant": {
         "kind": "quick", "effect": [{"set_var": {"name": "x", "value": 3}}]}}}
+
+
+def test_a_reading_that_fits_the_kind_is_taken() -> None:
+    """One text, two phrases: steps for a kind played by effect steps, a description for a kind that
+    is continuous (the rulebook's ability kinds played never). The first reading that fits wins."""
+    section = {"phrases": [
+        {"id": "aura", "rules": ["1"], "part": "marker", "text": "【常在】", "gives": {"kind": "aura"}},
+        {"id": "quick", "rules": ["1"], "part": "marker", "text": "【速攻】", "gives": {"kind": "quick"}},
+        {"id": "now", "rules": ["1"], "part": "clause", "text": "強くなる。",
+         "gives": {"effect": [{"set_var": {"name": "x", "value": 1}}]}},
+        {"id": "always", "rules": ["1"], "part": "clause", "text": "強くなる。",
+         "gives": {"effect": {"affects": "this", "modify": {"power": {"add": 1}}}}}]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1), frozenset({"aura"}))
+    assert compile_ability_text(g, "【常在】強くなる。").ability == {
+        "kind": "aura", "effect": {"affects": "this", "modify": {"power": {"add": 1}}}}
+    assert compile_ability_text(g, "【速攻】強くなる。").ability == {
+        "kind": "quick", "effect": [{"set_var": {"name": "x", "value": 1}}]}
+    plain = Grammar(section, lambda path: ("ct.yaml", 1, 1))  # kinds not given: the first reading
+    assert compile_ability_text(plain, "【常在】強くなる。").ability["effect"] == [
+        {"set_var": {"name": "x", "value": 1}}]

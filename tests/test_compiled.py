@@ -31,7 +31,7 @@ from interpreter.engine.game import Game
 from interpreter.sim import play_one
 
 print("compiled", interpreter.compiled())
-for title in ("lovelive", "haikyu"):
+for title in ("lovelive", "haikyu", "rebirth"):
     rb, cards, decks = load_game_env(title, None)
     h = hashlib.sha256()
     for seed in range(1, 9):

@@ -11,6 +11,7 @@ fragments no phrase matches, which is what a card author or a rules maintainer a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,9 +57,9 @@ def compile_ability_text(grammar: Grammar, text: str) -> Compiled:
     pin = pin_of(text, grammar.rules)
     m = grammar.matcher(norm.text)
     try:
-        path = _parse(m)
-        if path is not None:
-            ability = assemble(path, norm.text, grammar.sentence_ends)
+        found = _read(m, grammar)
+        if found is not None:
+            path, ability = found
             used = [p for _, match in path for p in match.phrases]
             return Compiled(text, pin, ability, [], 1.0, used)
         unmatched, share = _scan(m, norm, grammar.sentence_ends + grammar.fragment_ends, grammar.rules.quotes)
@@ -73,20 +74,57 @@ def compile_inner(grammar: Grammar, text: str) -> dict[str, Any] | None:
     but for the spaces the quotes around it kept: those outside its own quotes go."""
     inner = normalize(text, TextRules(quotes=grammar.rules.quotes, ability_separator=None)).text
     try:
-        path = _parse(grammar.matcher(inner))
-        return assemble(path, inner, grammar.sentence_ends) if path is not None else None
+        found = _read(grammar.matcher(inner), grammar)
+        return found[1] if found is not None else None
     except GrammarError:
         return None
 
 
-def _parse(m: Matcher) -> list[tuple[str, Match]] | None:
-    """The first way markers, costs and clauses cover the whole text (depth first, phrase order)."""
+MAX_READINGS = 50
+"""How many whole readings of one text are assembled looking for a well-formed ability."""
+
+
+def _read(m: Matcher, grammar: Grammar) -> tuple[list[tuple[str, Match]], dict[str, Any]] | None:
+    """The first way through the whole text (depth first, phrase order) whose ability is well formed:
+    it assembles, and a kind that takes an effect description (a continuous kind, `Grammar.
+    continuous_kinds`) has one while the other kinds have steps. Failing that, the first that
+    assembles (its card then reports what is wrong); none: the first assembly error, or None."""
+    fallback: tuple[list[tuple[str, Match]], dict[str, Any]] | None = None
+    error: GrammarError | None = None
+    for k, path in enumerate(_paths(m)):
+        try:
+            ability = assemble(path, m.text, grammar.sentence_ends)
+        except GrammarError as e:
+            error = error or e
+        else:
+            if _well_formed(ability, grammar.continuous_kinds):
+                return path, ability
+            fallback = fallback or (path, ability)
+        if k + 1 >= MAX_READINGS:
+            break
+    if fallback is not None:
+        return fallback
+    if error is not None:
+        raise error
+    return None
+
+
+def _well_formed(ability: dict[str, Any], continuous_kinds: frozenset[str]) -> bool:
+    kind, effect = ability.get("kind"), ability.get("effect")
+    if not continuous_kinds or kind is None or effect is None:
+        return True
+    return isinstance(effect, dict) if kind in continuous_kinds else isinstance(effect, list)
+
+
+def _paths(m: Matcher) -> Iterator[list[tuple[str, Match]]]:
+    """The ways markers, costs and clauses cover the whole text, depth first in phrase order."""
     end = len(m.text)
     budget = [MAX_PATHS]
 
-    def walk(pos: int, stage: int) -> list[tuple[str, Match]] | None:
+    def walk(pos: int, stage: int) -> Iterator[list[tuple[str, Match]]]:
         if pos == end:
-            return []
+            yield []
+            return
         budget[0] -= 1
         if budget[0] < 0:
             raise GrammarError(f"the text is too ambiguous to compile (more than {MAX_PATHS} partial readings)")
@@ -95,12 +133,11 @@ def _parse(m: Matcher) -> list[tuple[str, Match]] | None:
             for match in m.part(part, pos):
                 if match.end <= pos:
                     continue
-                rest = walk(match.end, st)
-                if rest is not None:
-                    return [(part, match), *rest]
-        return None
+                for rest in walk(match.end, st):
+                    yield [(part, match), *rest]
 
-    return walk(0, 0) if end else None
+    if end:
+        yield from walk(0, 0)
 
 
 def _scan(m: Matcher, norm: Normalized, ends: tuple[str, ...],

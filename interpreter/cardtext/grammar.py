@@ -186,8 +186,12 @@ def parse_pattern(pattern: str) -> list[Token]:
 class Grammar:
     """A rulebook's card_text section, checked and ready to match text."""
 
-    def __init__(self, section: dict[str, Any], where: Where) -> None:
+    def __init__(self, section: dict[str, Any], where: Where, continuous_kinds: frozenset[str] = frozenset()) -> None:
         self.rules: TextRules = text_rules(section)
+        # The rulebook's ability kinds that take an effect description, not steps (played never): a
+        # reading that gives one of them steps, or another kind a description, is not taken if a
+        # well-formed one exists (none given: not checked).
+        self.continuous_kinds = continuous_kinds
         self.problems: list[tuple[str, int, int, str]] = []
         self.where = where
         self.slots: dict[str, Slot] = {}

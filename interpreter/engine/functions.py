@@ -161,8 +161,12 @@ def f_other(env: Any, p: int | None) -> int | None:
     return (p + 1) % env.game.state.num_players
 
 
-def f_newest(env: Any, v: Any) -> GameObject | None:
+def f_newest(env: Any, v: Any, n: Any = None) -> Any:
+    """The card placed most recently (by placement time, kept even in unordered zones), or with `n`
+    the `n` most recent, newest first."""
     objs = _as_list(v)
+    if n is not None:
+        return sorted(objs, key=lambda o: o.timestamp, reverse=True)[:max(0, int(n))]
     return max(objs, key=lambda o: o.timestamp) if objs else None
 
 
@@ -191,8 +195,10 @@ def f_pending_count(env: Any) -> int:
     return len(env.game.state.pending)
 
 
-def f_untriggered(env: Any, event: str) -> int:
-    return env.game.triggers.untriggered(event)
+def f_untriggered(env: Any, event: str, scope: Any = None) -> int:
+    """Abilities that would trigger on an event and have not yet this turn (or for this scope of
+    an `emit ... once_per`)."""
+    return env.game.triggers.untriggered(event, scope)
 
 
 def f_has_status(env: Any, player: int, status: str) -> bool:
@@ -335,12 +341,12 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("merge", f_merge, 1, 1, pass_env=True),
         FuncSpec("players", f_players, 0, 0, pass_env=True),
         FuncSpec("other", f_other, 1, 1, pass_env=True),
-        FuncSpec("newest", f_newest, 1, 1, pass_env=True),
+        FuncSpec("newest", f_newest, 1, 2, pass_env=True),
         FuncSpec("holder_present", f_holder_present, 1, 1, pass_env=True),
         FuncSpec("under", f_under, 1, 1, pass_env=True),
         FuncSpec("str", f_str, 1, 1, pass_env=True),
         FuncSpec("pending_count", f_pending_count, 0, 0, pass_env=True),
-        FuncSpec("untriggered", f_untriggered, 1, 1, pass_env=True),
+        FuncSpec("untriggered", f_untriggered, 1, 2, pass_env=True),
         FuncSpec("has_status", f_has_status, 2, 2, pass_env=True),
         FuncSpec("counter", f_counter, 2, 2, pass_env=True),
         FuncSpec("player_value", f_player_value, 2, 2, pass_env=True),

@@ -125,6 +125,8 @@ class Game:
         self.max_auto_steps = int(loop.get("max_auto_steps", 500000))
         self.loop_rules = tuple(loop.get("rules", ()))
         self._always = [p for p in rb.rule_processes if p.when == "always"]
+        # Zones where a face-down card's master may look at it (a zone's `face_down_seen_by_master`).
+        self._seen_face_down = frozenset(z.id for z in rb.zones.values() if z.raw.get("face_down_seen_by_master"))
         self.grants_possible = bool(rb.grants)  # some effect of the rulebook or its cards grants abilities
         # Fields rule-process conditions read (None: any): a continuous effect on them wakes every process.
         reads = [p.reads_fields for p in rb.rule_processes]
@@ -545,7 +547,7 @@ class Game:
     # -- visibility ----------------------------------------------------------------------
     def can_see(self, obj: GameObject, player: int) -> bool:
         if obj.states.get(FACE) == "down":
-            return player in obj.known_to
+            return player in obj.known_to or (obj.zone_player == player and obj.zone in self._seen_face_down)
         vis = self.rb.zones[obj.zone].visibility
         if vis == "public":
             return True
@@ -712,12 +714,14 @@ class Game:
         self.emit({"type": "state_changed", "card": obj, "state": state, "value": value}, ctx)
 
     def emit(self, event: dict[str, Any], ctx: Ctx, *, once_per_turn: bool = False,
-             only_player: int | None = None, departed: list[GameObject] | None = None) -> None:
+             only_player: int | None = None, departed: list[GameObject] | None = None,
+             once_scope: Any = None) -> None:
         """Raise an event; `departed`: cards that left where their abilities work and still see it."""
         if self.logging and event["type"] not in ("moved", "state_changed"):
             extra = {k: v for k, v in event.items() if k != "type"}
             self.log("event", f"event {event['type']} {self._fmt(extra)}".rstrip(), ctx.rules)
-        self.triggers.collect(event, once_per_turn=once_per_turn, only_player=only_player, departed=departed)
+        self.triggers.collect(event, once_per_turn=once_per_turn, only_player=only_player, departed=departed,
+                              once_scope=once_scope)
 
     def _fmt(self, data: dict[str, Any]) -> str:
         parts = []

@@ -218,7 +218,12 @@ def _card_text(m: Merged, diags: Diagnostics) -> Any:
         loc = m.loc("card_text").at(*path)
         return (loc.file, *loc.pos())
 
-    grammar = Grammar(section, where)
+    # The ability kinds that take an effect description: played never, or named `continuous` (the
+    # engine's own kind) with no `played` (loader/cards.py compile_ability reads kinds alike).
+    kinds = [k for k in m.data.get("ability_kinds", []) or [] if isinstance(k, dict)]
+    continuous = frozenset(str(k.get("id")) for k in kinds
+                           if k.get("played", "never" if k.get("id") == "continuous" else "") == "never")
+    grammar = Grammar(section, where, continuous if kinds else frozenset({"continuous"}))
     for path, line, col, message in grammar.problems:
         diags.add(path, line, col, message)
     return grammar

@@ -102,8 +102,10 @@ class Triggers:
         return out
 
     def collect(self, event: dict[str, Any], *, once_per_turn: bool = False, only_player: int | None = None,
-                departed: list[GameObject] | None = None) -> None:
-        """Make pending the abilities this event triggers. `departed`: cards that have just left the
+                departed: list[GameObject] | None = None, once_scope: Any = None) -> None:
+        """Make pending the abilities this event triggers. `once_per_turn`: each ability triggers on
+        it at most once a turn, or with `once_scope` once for each value of the scope (e.g. once per
+        attack) within the turn. `departed`: cards that have just left the
         zones where their abilities work (an event that happens as they leave, raised after the
         move), whose abilities see it as they were, through their last known information."""
         game = self.game
@@ -139,7 +141,8 @@ class Triggers:
         for obj, ab, trig in watchers:
             if only_player is not None and obj.controller != only_player:
                 continue
-            if once_per_turn and f"{obj.oid}:{ab.index}:{etype}" in st.triggered_this_turn:
+            if once_per_turn and (f"{obj.oid}:{ab.index}:{etype}" if once_scope is None
+                                  else f"{obj.oid}:{ab.index}:{etype}@{once_scope}") in st.triggered_this_turn:
                 continue
             mine = moved is not None and obj.oid in moved  # an ability of the moved card itself
             cond = trig.get("if")
@@ -170,6 +173,8 @@ class Triggers:
             if mine:
                 fired.add(ab.index)
             st.triggered_this_turn.add(f"{obj.oid}:{ab.index}:{etype}")
+            if once_scope is not None:
+                st.triggered_this_turn.add(f"{obj.oid}:{ab.index}:{etype}@{once_scope}")
             st.pending.append(Pending(st.new_id(), this.oid, this.card_id, ab.index, obj.controller, event))
             game.log("trigger", f"{game.describe(obj)}: {ability_label(ab)} triggers", ab.rules)
         if st.effects:
@@ -249,13 +254,15 @@ class Triggers:
                                           {"type": "state"}))
                 game.log("trigger", f"{game.describe(obj)}: {ability_label(ab)} triggers (state)", ab.rules)
 
-    def untriggered(self, event_type: str) -> int:
-        """Abilities that would trigger on this event and have not yet this turn."""
+    def untriggered(self, event_type: str, scope: Any = None) -> int:
+        """Abilities that would trigger on this event and have not yet this turn (or, with a scope,
+        for this value of the scope: see `collect`)."""
         game = self.game
         st = game.state
         n = 0
         for obj, ab, trig in self._watchers(event_type):
-            if f"{obj.oid}:{ab.index}:{event_type}" in st.triggered_this_turn:
+            key = f"{obj.oid}:{ab.index}:{event_type}"
+            if (key if scope is None else f"{key}@{scope}") in st.triggered_this_turn:
                 continue
             cond = trig.get("if")
             if cond is None or cond(Ctx(game, None, you=obj.controller, this=obj, event={"type": event_type},

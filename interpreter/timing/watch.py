@@ -97,10 +97,11 @@ def zone_only(ast: Any, bound: Collection[str]) -> bool:
 
 
 def role_only(ast: Any, roles: Collection[str]) -> bool:
-    """Whether an expression depends on the players' roles alone (e.g. `[first, other(first)]`):
-    no zone, no card, no positional name, no rulebook function."""
+    """Whether an expression depends on the players' roles alone (e.g. `[first, other(first)]`, or
+    `[first] + (players() where it != first)`): no zone, no card, no positional name but the `it`
+    of a filter over such values, no rulebook function."""
     for node in walk(ast):
-        if isinstance(node, Name) and node.name not in roles:
+        if isinstance(node, Name) and node.name not in roles and node.name != "it":
             return False
         if isinstance(node, Attr) or (isinstance(node, Call) and node.name not in VALUE_FUNCS):
             return False

@@ -12,20 +12,24 @@ if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
 
-@verb("emit", {"event": "event", "once_per_turn": "bool?", "only_player": "expr?", "seen_by_departed": "expr?",
-               "*": "expr"})
+@verb("emit", {"event": "event", "once_per_turn": "bool?", "once_per": "expr?", "only_player": "expr?",
+               "seen_by_departed": "expr?", "*": "expr"})
 def v_emit(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Raise an event so auto abilities can trigger. `once_per_turn` lets each ability trigger on it
-    at most once a turn; `only_player` limits triggering to that player's abilities;
+    at most once a turn; `once_per` at most once for each value of an expression within the turn (a
+    step that repeats until quiet, triggering once per instance: `once_per: attack_number`);
+    `only_player` limits triggering to that player's abilities;
     `seen_by_departed` names cards that have just left the zones where their abilities work, whose
     abilities still see this event as they were (an event that happens as they leave, after the move)."""
     event = {"type": a["event"]}
     for k, f in a.items():
-        if k not in ("event", "once_per_turn", "only_player", "seen_by_departed"):
+        if k not in ("event", "once_per_turn", "once_per", "only_player", "seen_by_departed"):
             event[k] = f(ctx)
     only = a["only_player"](ctx) if "only_player" in a else None
     departed = as_objects(a["seen_by_departed"](ctx)) if "seen_by_departed" in a else None
-    game.emit(event, ctx, once_per_turn=a.get("once_per_turn", False), only_player=only, departed=departed)
+    scope = a["once_per"](ctx) if "once_per" in a else None
+    game.emit(event, ctx, once_per_turn=a.get("once_per_turn", False) or "once_per" in a, only_player=only,
+              departed=departed, once_scope=scope)
     return
     yield
 

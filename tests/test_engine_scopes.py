@@ -1,0 +1,63 @@
+"""Smaller generic constructs Re:Birth needed: triggers once per instance of a repeated step
+(`emit ... once_per`), the most recent cards (`newest(cards, n)`), and face-down cards their master
+may look at (a zone's `face_down_seen_by_master`)."""
+
+from __future__ import annotations
+
+import shutil
+
+from toy_engine import TOY, toy_game
+
+from interpreter.engine.context import Ctx
+from interpreter.engine.functions import f_newest
+from interpreter.loader.cards import load_cards
+from interpreter.loader.rulebook import load_rulebook
+from interpreter.scenarios.runner import build_game
+
+
+def _ping(g, scope):
+    g.emit({"type": "ping"}, Ctx(g, None, you=0), once_per_turn=True, once_scope=scope)
+
+
+def test_once_per_scope_triggers_once_for_each_value():
+    g = toy_game({"P1": {"field": ["U-PINGED"]}})
+    _ping(g, 1)
+    _ping(g, 1)
+    assert len(g.state.pending) == 1, "the second ping of attack 1 triggers nothing"
+    assert g.triggers.untriggered("ping", 1) == 0
+    assert g.triggers.untriggered("ping", 2) == 1
+    _ping(g, 2)
+    assert len(g.state.pending) == 2, "a new value of the scope triggers again"
+    assert g.triggers.untriggered("ping") == 0, "it triggered this turn"
+
+
+def test_newest_n_is_the_most_recently_placed_first():
+    g = toy_game({"P1": {"field": ["U-PLAIN", "U-DASH", "U-PINGED"]}})
+    objs = [g.state.objects[oid] for oid in g.state.zone("field", 0)]
+    by_time = sorted(objs, key=lambda o: o.timestamp, reverse=True)
+    env = Ctx(g, None, you=0)
+    assert f_newest(env, objs, 2) == by_time[:2]
+    assert f_newest(env, objs) == by_time[0]
+    assert f_newest(env, objs, 0) == []
+    assert f_newest(env, [], None) is None
+
+
+def test_face_down_cards_seen_by_their_master_only(tmp_path):
+    d = tmp_path / "toy"
+    shutil.copytree(TOY, d)
+    text = (d / "all.yaml").read_text(encoding="utf-8")
+    old = "  - {id: field, rules: [\"3\"], owner: player, visibility: public, ordered: false, groups: [board]}"
+    assert old in text
+    text = text.replace(old, "  - {id: field, rules: [\"3\"], owner: player, visibility: public, ordered: false, "
+                             "groups: [board], states: [face], face_down_seen_by_master: true}")
+    (d / "all.yaml").write_text(text, encoding="utf-8")
+    rb = load_rulebook(str(d))
+    cards = load_cards(rb, [TOY / "cards"])
+    sc = {"setup": {"start_at": "round", "turn": 0, "roles": {"mover": "P1", "other_side": "P2"},
+                    "zones": {"P1": {"field": ["U-PLAIN"], "pile": ["U-DASH"]}}}}
+    g = build_game(sc, rb, cards)
+    (field_card,) = [g.state.objects[oid] for oid in g.state.zone("field", 0)]
+    g.set_state(field_card, "face", "down", Ctx(g, None, you=0))
+    assert g.can_see(field_card, 0) and not g.can_see(field_card, 1)
+    g.set_state(field_card, "face", "up", Ctx(g, None, you=0))
+    assert g.can_see(field_card, 1)
