@@ -166,15 +166,19 @@ def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
     if not choices_allow_play(game, ab.effect, actx):
         game.log("resolve", f"{name}: {ability_label(ab)} cannot be played (too few to choose from)", ab.rules)
         return
-    if ab.cost:
-        if not can_pay(game, ab.cost, actx):
-            game.log("resolve", f"{name}: the cost cannot be paid", ab.rules)
+    if ab.cost and not can_pay(game, ab.cost, actx):
+        game.log("resolve", f"{name}: the cost cannot be paid", ab.rules)
+        return
+    if ab.optional:
+        # An optional ability ("you may ..."): with a cost, declining is not paying it; without one,
+        # declining is not playing it (a use-limited auto ability, for instance).
+        yes = yield from game.ask_yes_no(pend.master, "pay_optional_cost" if ab.cost else "play_optional_ability",
+                                         actx)
+        if not yes:
+            game.log("resolve", f"{name}: P{pend.master + 1} declines "
+                                f"{'the cost' if ab.cost else 'to play it'}", ab.rules)
             return
-        if ab.optional:
-            yes = yield from game.ask_yes_no(pend.master, "pay_optional_cost", actx)
-            if not yes:
-                game.log("resolve", f"{name}: P{pend.master + 1} declines the cost", ab.rules)
-                return
+    if ab.cost:
         yield from game.run(ab.cost, actx)
     if isinstance(src, GameObject):
         key = use_key(src, ab)
