@@ -128,6 +128,10 @@ class Game:
         # Zones where a face-down card's master may look at it (a zone's `face_down_seen_by_master`).
         self._seen_face_down = frozenset(z.id for z in rb.zones.values() if z.raw.get("face_down_seen_by_master"))
         self.grants_possible = bool(rb.grants)  # some effect of the rulebook or its cards grants abilities
+        # Some card or grant has an ability played in response: plays open response windows.
+        self.responses_possible = bool(rb.timing.get("responses")) and (
+            any(ab.kind == "response" for c in cards.values() for ab in c.abilities)
+            or any(g.base.kind == "response" for g in rb.grants))
         # Fields rule-process conditions read (None: any): a continuous effect on them wakes every process.
         reads = [p.reads_fields for p in rb.rule_processes]
         self.process_fields: frozenset[str] | None = (

@@ -24,7 +24,7 @@ from interpreter.loader.yaml_safe import load_yaml
 from interpreter.verbs.registry import Step
 
 ABILITY_KEYS = {"kind", "keywords", "trigger", "cost", "optional", "effect", "text", "rules", "params", "pin", "hand",
-                "todo"}
+                "todo", "answers"}
 CARD_BASE_KEYS = {"id", "type", "abilities", "text", "since"}
 SINCE = "since"
 """A card's first rules version: it uses something older versions lack, so their games leave it out."""
@@ -130,7 +130,7 @@ def _check_field(rb: Rulebook, f: dict[str, Any], value: Any, loc: Loc, comp: Co
     return value
 
 
-ENGINE_KINDS = {"voluntarily": "activated", "on_trigger": "auto", "never": "continuous"}
+ENGINE_KINDS = {"voluntarily": "activated", "on_trigger": "auto", "never": "continuous", "in_response": "response"}
 
 
 def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler,
@@ -190,9 +190,19 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
         continuous = comp.spec(raw.get("effect", {}), loc.at("effect"))
     else:
         effect = comp.steps(raw.get("effect", []), loc.at("effect"))
+    answers = None
+    if kind == "response":
+        if "answers" not in raw:
+            comp.error(loc, "a response ability needs 'answers': what it may be presented against (a condition "
+                            "over target)")
+        else:
+            answers = comp.expr(raw["answers"], loc.at("answers"))
+    elif "answers" in raw:
+        comp.error(loc.at("answers"), f"'answers' is for abilities played in response; this one is {kind}",
+                   at_key=True)
     return Ability(index, kind, tuple(rules), triggers, cost,
                    bool(raw.get("optional", False)), effect, continuous, limit, gate, tuple(kws),
-                   str(raw.get("text", "")), tuple(conditions))
+                   str(raw.get("text", "")), tuple(conditions), answers)
 
 
 def _default_keywords(rb: Rulebook, kws: list[Any], card_type: str | None) -> list[str]:

@@ -81,6 +81,7 @@ class Ability:
     text: str = ""
     # (group, condition) pairs from `condition` keywords: every group needs one condition to hold.
     conditions: tuple[tuple[str, Fn], ...] = ()
+    answers: Fn | None = None  # a response ability: what it may be presented against (`target`)
 
 
 GRANTED: Final = 1000

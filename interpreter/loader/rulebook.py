@@ -160,6 +160,8 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
     known = ids.known
 
     names: set[str] = set(GLOBAL_NAMES) | known.roles | {"it"}
+    if d.get("responses"):
+        names.add("target")  # what a response ability answers (interpreter/timing/responses.py)
     collect_names(d, names)
     positional_bindings(d, m.loc_of, diags)
     for f, _ in ids.functions.values():

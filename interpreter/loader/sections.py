@@ -35,7 +35,7 @@ LIST_SECTIONS = {"invariants", "enums", "card_types", "common_fields", "placemen
                  "subgraphs", "ability_kinds"}
 """Sections that are lists of elements: each part of a rulebook may add elements to them."""
 TIMING_SECTIONS = ("check_timing", "play_timing", "triggers", "continuous", "replacement", "costs",
-                   "last_known_information", "choosing", "moved_card_information")
+                   "last_known_information", "choosing", "moved_card_information", "responses")
 CHECK_TIMING_PLAYERS = ("active_player", "non_active_player", "turn_player", "non_turn_player")
 
 
@@ -448,6 +448,19 @@ def check_timing_sections(m: Merged, comp: Compiler, processes: list[RuleProcess
     if ct:
         timing["check_timing"] = {**ct, "order": order}
     _check_stages(m, comp, ct.get("stages"), processes)
+    resp = timing.get("responses")
+    if resp:
+        loc = m.loc("responses")
+        kinds = {str(k.get("id")): k.get("played") for k in d.get("ability_kinds", []) or [] if isinstance(k, dict)}
+        for i, k in enumerate(resp.get("after_cost_of", []) or []):
+            if kinds and k not in kinds:
+                comp.error(loc.at("after_cost_of", i), f"unknown ability kind '{k}' (expected one of: "
+                                                        f"{', '.join(sorted(kinds))})")
+        engine_kinds = [{"voluntarily": "activated", "on_trigger": "auto"}.get(str(kinds.get(k)), k)
+                        for k in resp.get("after_cost_of", []) or []]
+        timing["responses"] = {**resp, "after_cost_of": engine_kinds,
+                               "compiled_players": comp.expr(resp["players"], loc.at("players"))
+                               if "players" in resp else None}
     mci = timing.get("moved_card_information")
     if mci:
         loc = m.loc("moved_card_information")

@@ -183,6 +183,8 @@ def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
     if isinstance(src, GameObject):
         key = use_key(src, ab)
         st.ability_uses[key] = st.ability_uses.get(key, 0) + 1
+    if game.responses_possible and (yield from _answered(game, src, ab, pend.master, actx)):
+        return
     game.log("resolve", f"{name}: {ability_label(ab)} resolves", ab.rules)
     yield from game.run(ab.effect, actx)
     resolved(game, src, ab, pend.master, actx)
@@ -194,9 +196,24 @@ def activate(game: Game, obj: GameObject, ab: Ability, player: int, ctx: Ctx) ->
     game.log("activate", f"P{player + 1} plays {ability_label(ab)} of {game.describe(obj)}", ab.rules)
     yield from game.run(ab.cost, actx)
     key = use_key(obj, ab)
-    game.state.ability_uses[key] = game.state.ability_uses.get(key, 0) + 1
+    game.state.ability_uses[key] = game.state.ability_uses.get(key, 0) + 1  # used even if then negated
+    if game.responses_possible and (yield from _answered(game, obj, ab, player, actx)):
+        return
     yield from game.run(ab.effect, actx)
     resolved(game, game.state.objects.get(obj.oid) or obj, ab, player, actx)
+
+
+def _answered(game: Game, src: Any, ab: Ability, player: int, ctx: Ctx) -> Any:
+    """The response window after an ability's cost, where the rulebook opens one; returns whether the
+    ability was negated there (it then does not resolve)."""
+    from interpreter.timing.responses import opens_after_cost, playing, window
+
+    if not opens_after_cost(game, ab):
+        return False
+    negated = yield from window(game, playing("ability", src, player, ab), ctx)
+    if negated:
+        game.log("resolve", f"{ability_label(ab)} of {game.describe(src)} is negated and does not resolve", ab.rules)
+    return negated
 
 
 RESOLVED: Final = "ability_resolved"

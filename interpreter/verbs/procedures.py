@@ -41,3 +41,30 @@ def v_satisfy(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
              f"for {[dict(r) for r in reqs]}", ctx.rules)
     return
     yield
+
+
+@verb("respond", {"card": "expr", "as": "name?"})
+def v_respond(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """A card is being played: open the response window (interpreter/timing/responses.py); `as` names
+    whether it was negated, so the rulebook can say what becomes of it."""
+    from interpreter.timing.responses import playing, window
+
+    card = a["card"](ctx)
+    if isinstance(card, list):
+        card = card[0] if card else None
+    negated = yield from window(game, playing("card", card, ctx.you if ctx.you is not None else 0), ctx)
+    if "as" in a:
+        ctx.set(a["as"], negated)
+
+
+@verb("negate", {"target": "expr"})
+def v_negate(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Negate a card or ability being played (the `target` of a response): it does not resolve."""
+    target = a["target"](ctx)
+    if isinstance(target, dict) and "negated" in target and not target["negated"]:
+        target["negated"] = True
+        card = target.get("card")
+        name = game.describe(card) if card is not None and hasattr(card, "card_id") else "?"
+        game.log("negate", f"{target.get('kind')} {name} is negated", ctx.rules)
+    return
+    yield

@@ -1,0 +1,126 @@
+"""Responses (counter processing): while a card or an ability is being played, players may present
+abilities of a kind played `in_response` against it, or against a response already presented.
+
+Each presentation starts the asking over, from the first player; when every player has passed in a
+row, the presented responses are processed last presented first (Re:Birth 9.7.3). A response that
+was itself negated does nothing, and one whose conditions no longer hold is not processed. What a
+response does is its effect, run with `target` bound: the `negate` verb marks its target, and the
+play it answered then does not resolve (the rulebook says what becomes of a negated card).
+
+What is being played is a plain mapping, so expressions read it: `kind` (card, ability or
+response), `card` (the card played, or whose ability is played), `player`, `ability_kind`,
+`keywords` and `negated`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from interpreter.engine.context import Ctx
+from interpreter.engine.decisions import Decision, Option
+from interpreter.loader.model import Ability, ability_label
+from interpreter.state.objects import GameObject
+from interpreter.timing.abilities import ability_objects, gate_ok, limit_ok, use_key
+from interpreter.timing.payability import can_pay
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
+
+def playing(kind: str, card: Any, player: int, ab: Ability | None = None) -> dict[str, Any]:
+    """The record of something being played, as responses see it."""
+    return {"kind": kind, "card": card, "player": player, "ability_kind": ab.kind if ab is not None else None,
+            "keywords": list(ab.keywords) if ab is not None else [], "negated": False}
+
+
+def opens_after_cost(game: Game, ab: Ability) -> bool:
+    """Whether playing this ability opens a response window once its cost is paid."""
+    cfg = game.rb.timing.get("responses") or {}
+    return game.responses_possible and ab.kind in (cfg.get("after_cost_of") or ())
+
+
+def _players(game: Game, ctx: Ctx) -> list[int]:
+    cfg = game.rb.timing.get("responses") or {}
+    fn = cfg.get("compiled_players")
+    if fn is not None:
+        return [p for p in fn(ctx) if p is not None]
+    tp = game.cur_tp if game.cur_tp is not None else game.cur_ap
+    everyone = list(range(game.state.num_players))
+    return everyone if tp is None else [tp] + [p for p in everyone if p != tp]
+
+
+def _options(game: Game, player: int, targets: list[dict[str, Any]]) -> list[Option]:
+    options: list[Option] = []
+    for obj in ability_objects(game, None):
+        if obj.controller != player:
+            continue
+        for ab in game.abilities_of(obj):
+            if ab.kind != "response" or ab.answers is None or not gate_ok(obj, ab, game) \
+                    or not limit_ok(game, obj, ab):
+                continue
+            actx = Ctx(game, None, you=player, this=obj, rules=ab.rules, ability=ab)
+            if not can_pay(game, ab.cost, actx):
+                continue
+            answerable = [t for t in targets if not t["negated"]
+                          and ab.answers(Ctx(game, None, you=player, this=obj, rules=ab.rules, ability=ab,
+                                             vars={"target": t}))]
+            if answerable:
+                options.append(Option(f"respond:c{obj.oid}:a{ab.index}",
+                                      f"present {game.describe(obj)} {ability_label(ab)}", (obj, ab, answerable)))
+    return options
+
+
+def _label(game: Game, item: dict[str, Any]) -> str:
+    card = item["card"]
+    name = game.describe(card) if isinstance(card, GameObject) else "?"
+    return name if item["kind"] == "card" else f"{item['kind']} of {name}"
+
+
+def window(game: Game, item: dict[str, Any], ctx: Ctx) -> Any:
+    """Run the response window for `item` (something being played); returns whether it was negated."""
+    cfg = game.rb.timing.get("responses")
+    if not cfg or not game.responses_possible or game.state.halted():
+        return bool(item["negated"])
+    rules = tuple(cfg.get("rules", ()))
+    stack: list[tuple[dict[str, Any], GameObject, Ability, dict[str, Any], int]] = []
+    while not game.state.halted():
+        presented = False
+        for p in _players(game, ctx):
+            options = _options(game, p, [item] + [r[0] for r in stack])
+            if not options:
+                continue
+            options.append(Option("pass", "pass", None))
+            (choice,) = yield from game.ask(Decision(p, "one", "present_response", options, 1, 1, rules), ctx)
+            if choice is None:
+                continue
+            obj, ab, answerable = choice
+            target = answerable[0]
+            if len(answerable) > 1:
+                (target,) = yield from game.ask(Decision(
+                    p, "one", "response_target",
+                    [Option(f"target{i}", _label(game, t), t) for i, t in enumerate(answerable)], 1, 1, rules), ctx)
+            actx = Ctx(game, None, you=p, this=obj, rules=ab.rules, ability=ab, vars={"target": target})
+            game.log("respond", f"P{p + 1} presents {ability_label(ab)} of {game.describe(obj)} against "
+                                f"{_label(game, target)}", ab.rules)
+            yield from game.run(ab.cost, actx)
+            game.state.ability_uses[use_key(obj, ab)] = game.state.ability_uses.get(use_key(obj, ab), 0) + 1
+            stack.append((playing("response", obj, p, ab), obj, ab, target, p))
+            presented = True
+            break
+        if not presented:
+            break
+    for resp, obj, ab, target, p in reversed(stack):
+        if game.state.halted():
+            break
+        now = game.state.objects.get(obj.oid)
+        if resp["negated"]:
+            game.log("respond", f"{ability_label(ab)} of {game.describe(obj)} was negated and does nothing", ab.rules)
+            continue
+        if ab.conditions and now is not None and not gate_ok(now, ab, game):
+            game.log("respond", f"{ability_label(ab)} of {game.describe(obj)}: its conditions no longer hold",
+                     ab.rules)
+            continue
+        game.log("respond", f"{ability_label(ab)} of {game.describe(obj)} is processed", ab.rules)
+        yield from game.run(ab.effect, Ctx(game, None, you=p, this=now or obj, rules=ab.rules, ability=ab,
+                                           vars={"target": target}))
+    return bool(item["negated"])
