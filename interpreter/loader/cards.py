@@ -156,6 +156,7 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
     limit: int | None = None
     gate: str | None = None
     conditions: list[tuple[str, Any]] = []
+    resolving: list[tuple[str, Any]] = []
     rules: list[str] = list(raw.get("rules", []) or [])
     kws = list(raw.get("keywords", []) or [])
     kws.extend(_default_keywords(rb, kws, card_type))
@@ -175,6 +176,10 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
         elif kk == "zone_gate":
             gate = k["zone"]
         elif kk == "condition":
+            if k.get("checked_when_resolving"):
+                resolving.append((_condition_group(rb, kw), k["if_c"]))
+                if kind == "auto":
+                    continue  # it triggers whether or not the condition holds
             conditions.append((_condition_group(rb, kw), k["if_c"]))
         elif kk == "action":
             comp.error(loc.at("keywords", i), f"keyword '{kw}' is an action: use it in an effect as "
@@ -202,7 +207,8 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
                    at_key=True)
     return Ability(index, kind, tuple(rules), triggers, cost,
                    bool(raw.get("optional", False)), effect, continuous, limit, gate, tuple(kws),
-                   str(raw.get("text", "")), tuple(conditions), answers)
+                   str(raw.get("text", "")), tuple(conditions), answers,
+                   tuple(resolving) if kind != "continuous" else ())
 
 
 def _default_keywords(rb: Rulebook, kws: list[Any], card_type: str | None) -> list[str]:

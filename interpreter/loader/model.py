@@ -82,6 +82,8 @@ class Ability:
     # (group, condition) pairs from `condition` keywords: every group needs one condition to hold.
     conditions: tuple[tuple[str, Fn], ...] = ()
     answers: Fn | None = None  # a response ability: what it may be presented against (`target`)
+    # Conditions checked again when the ability starts to resolve (`checked_when_resolving`).
+    resolving_conditions: tuple[tuple[str, Fn], ...] = ()
 
 
 GRANTED: Final = 1000

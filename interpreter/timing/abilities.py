@@ -115,11 +115,28 @@ def gate_ok(obj: GameObject, ab: Ability, game: Game | None = None) -> bool:
             and not works_in(game, obj.card_id, ab, obj.zone):
         return False
     if ab.conditions and game is not None:
-        ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules, ability=ab)
-        groups: dict[str, bool] = {}
-        for group, cond in ab.conditions:
-            groups[group] = groups.get(group, False) or bool(cond(ctx))
-        return all(groups.values())
+        return conditions_hold(game, obj, ab, ab.conditions)
+    return True
+
+
+def conditions_hold(game: Game, obj: GameObject, ab: Ability, conditions: tuple[tuple[str, Any], ...]) -> bool:
+    """Whether every group of conditions has one that holds for the ability of this card."""
+    ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules, ability=ab)
+    groups: dict[str, bool] = {}
+    for group, cond in conditions:
+        groups[group] = groups.get(group, False) or bool(cond(ctx))
+    return all(groups.values())
+
+
+def _unmet_when_resolving(game: Game, src: Any, ab: Ability) -> bool:
+    """A condition keyword checked when resolving no longer holds: the ability does not resolve."""
+    if not ab.resolving_conditions or not isinstance(src, GameObject):
+        return False
+    obj = game.state.objects.get(src.oid) or src  # a card that has left is read as it last was
+    if conditions_hold(game, obj, ab, ab.resolving_conditions):
+        return False
+    game.log("resolve", f"{game.describe(src)}: {ability_label(ab)} does not resolve (its condition no longer holds)",
+             ab.rules)
     return True
 
 
@@ -185,6 +202,8 @@ def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
         st.ability_uses[key] = st.ability_uses.get(key, 0) + 1
     if game.responses_possible and (yield from _answered(game, src, ab, pend.master, actx)):
         return
+    if _unmet_when_resolving(game, src, ab):
+        return
     game.log("resolve", f"{name}: {ability_label(ab)} resolves", ab.rules)
     yield from game.run(ab.effect, actx)
     resolved(game, src, ab, pend.master, actx)
@@ -198,6 +217,8 @@ def activate(game: Game, obj: GameObject, ab: Ability, player: int, ctx: Ctx) ->
     key = use_key(obj, ab)
     game.state.ability_uses[key] = game.state.ability_uses.get(key, 0) + 1  # used even if then negated
     if game.responses_possible and (yield from _answered(game, obj, ab, player, actx)):
+        return
+    if _unmet_when_resolving(game, obj, ab):
         return
     yield from game.run(ab.effect, actx)
     resolved(game, game.state.objects.get(obj.oid) or obj, ab, player, actx)
