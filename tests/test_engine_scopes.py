@@ -61,3 +61,24 @@ def test_face_down_cards_seen_by_their_master_only(tmp_path):
     assert g.can_see(field_card, 0) and not g.can_see(field_card, 1)
     g.set_state(field_card, "face", "up", Ctx(g, None, you=0))
     assert g.can_see(field_card, 1)
+
+
+def test_hidden_facts_are_shown_for_hidden_cards(tmp_path):
+    d = tmp_path / "toy_facts"
+    shutil.copytree(TOY, d)
+    text = (d / "all.yaml").read_text(encoding="utf-8")
+    old = "  - {id: hand, rules: [\"3\"], owner: player, visibility: owner, ordered: false, cancels_pending: true}"
+    assert old in text
+    text = text.replace(old, old[:-1] + ", hidden_facts: {blue: \"'blue' in as_list(it.tags)\"}}")
+    (d / "all.yaml").write_text(text, encoding="utf-8")
+    rb = load_rulebook(str(d))
+    cards = load_cards(rb, [TOY / "cards"])
+    sc = {"setup": {"start_at": "round", "turn": 0, "roles": {"mover": "P1", "other_side": "P2"},
+                    "zones": {"P1": {"hand": ["U-PLAIN", "U-DASH"]}}}}
+    g = build_game(sc, rb, cards)
+    seen_by_other = g.view(1)["zones"]["hand@P1"]
+    assert all(c["card"] is None for c in seen_by_other), "the cards stay hidden"
+    assert sorted(c["facts"]["blue"] for c in seen_by_other) == [False, True]
+    assert all("facts" not in c for c in g.view(0)["zones"]["hand@P1"]), "the owner sees the cards themselves"
+    dash = next(g.state.objects[oid] for oid in g.state.zone("hand", 0) if g.state.objects[oid].card_id == "U-DASH")
+    assert g.describe_for(dash, 1) == f"hidden card #{dash.oid} (blue)"

@@ -61,6 +61,10 @@ class HumanAgent:
             for c in visible:
                 under = f" under #{c['holder']}" if c["holder"] else ""
                 lines.append(f"    #{c['oid']} {self._card(c['card'], c['states'])}{under}")
+            for c in cards:
+                known = [name for name, holds in (c.get("facts") or {}).items() if holds]
+                if c["card"] is None and known:  # what everyone may know of a hidden card
+                    lines.append(f"    #{c['oid']} hidden card ({', '.join(known)})")
         return "\n".join(lines)
 
     def _details(self, card_id: str) -> str:

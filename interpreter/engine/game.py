@@ -568,7 +568,18 @@ class Game:
         return f"{f.get('name', obj.card_id)} [{obj.card_id}#{obj.oid}]"
 
     def describe_for(self, obj: GameObject, player: int) -> str:
-        return self.describe(obj) if self.can_see(obj, player) else f"hidden card #{obj.oid}"
+        if self.can_see(obj, player):
+            return self.describe(obj)
+        facts = [name for name, known in self.hidden_facts(obj).items() if known]
+        return f"hidden card #{obj.oid}" + (f" ({', '.join(facts)})" if facts else "")
+
+    def hidden_facts(self, obj: GameObject) -> dict[str, bool]:
+        """What everyone may know of a card even when it is hidden (its zone's `hidden_facts`)."""
+        facts = self.rb.zones[obj.zone].hidden_facts
+        if not facts:
+            return {}
+        ctx = Ctx(self, None, you=obj.controller).with_it(obj)
+        return {name: bool(fn(ctx)) for name, fn in facts.items()}
 
     def describe_pending(self, pend: Any) -> str:
         src = self.state.objects.get(pend.source) or self.state.lki.get(pend.source)
@@ -882,7 +893,11 @@ class Game:
                     cards.append({"oid": o.oid, "card": o.card_id, "states": dict(o.states),
                                   "holder": o.holder})
                 else:
-                    cards.append({"oid": o.oid, "card": None, "states": dict(o.states), "holder": o.holder})
+                    hidden: dict[str, Any] = {"oid": o.oid, "card": None, "states": dict(o.states), "holder": o.holder}
+                    facts = self.hidden_facts(o)
+                    if facts:
+                        hidden["facts"] = facts
+                    cards.append(hidden)
             zones[key] = cards
         return {"player": player, "turn": self.state.turn, "roles": dict(self.state.roles),
                 "node": self.cur_node.id if self.cur_node else "setup", "zones": zones,

@@ -24,6 +24,8 @@ class ZoneDef:
     states: tuple[str, ...]
     stacking: bool
     raw: dict[str, Any]
+    # Facts about a card here that every player may know even when it is hidden (`hidden_facts`).
+    hidden_facts: dict[str, Fn] = field(default_factory=dict)
 
 
 @dataclass

@@ -256,6 +256,9 @@ def compile_zones(zones_raw: Raw, known: Known, comp: Compiler) -> dict[str, Zon
                     comp.error(loc.at(key, i), f"unknown zone '{other}'")
         if "front" in z and z["front"] not in known.zones:
             comp.error(loc.at("front"), f"unknown zone '{z['front']}'")
+        facts = z.get("hidden_facts") or {}
+        if isinstance(facts, dict):
+            zones[z["id"]].hidden_facts = {str(n): comp.expr(e, loc.at("hidden_facts", n)) for n, e in facts.items()}
     return zones
 
 
