@@ -821,6 +821,7 @@ class Game:
         for e in ended:
             if e.kind == "status":
                 self.state.player_counters[e.spec["player"]].pop("status:" + e.spec["status"], None)
+                self.idle.changed_all()  # a player's counters changed (see the counter verb)
         self.state.effects = keep
         self.version += 1
         self.log("effect", f"{len(ended)} effect(s) end", ctx.rules)

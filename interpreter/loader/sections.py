@@ -367,7 +367,8 @@ def compile_rule_processing(m: Merged, ids: Ids, bodies: dict[str, RulebookFunct
             comp.expr(p.get("if", True), loc.at("if")), comp.steps(p.get("do", []), loc.at("do")),
             p.get("stage")))
     _set_watches(processes, ids.groups, {f: rf.body.ast for f, rf in bodies.items() if hasattr(rf.body, "ast")},
-                 ids.known.roles)
+                 ids.known.roles, {f: (rf.body.ast, set(rf.params)) for f, rf in bodies.items()
+                                   if hasattr(rf.body, "ast")})
     redirect = None
     if "redirect" in rp:
         r = rp["redirect"]
@@ -380,7 +381,7 @@ def compile_rule_processing(m: Merged, ids: Ids, bodies: dict[str, RulebookFunct
 
 
 def _set_watches(processes: list[RuleProcess], groups: dict[str, list[str]], bodies: dict[str, Any],
-                 roles: set[str]) -> None:
+                 roles: set[str], functions: dict[str, tuple[Any, set[str]]]) -> None:
     """Record what each rule process reads, so unchanged ones are not re-evaluated."""
     from interpreter.timing.watch import fields_read, role_only, zone_keys_read, zone_only
 
@@ -390,7 +391,7 @@ def _set_watches(processes: list[RuleProcess], groups: dict[str, list[str]], bod
             continue
         fields = fields_read(cond_ast, bodies)
         proc.reads_fields = frozenset(fields) if fields is not None else None
-        proc.zone_only = zone_only(cond_ast, {"p", "z"})
+        proc.zone_only = zone_only(cond_ast, {"p", "z"}, functions)
         proc.static_bindings = all(role_only(fn.ast, roles) for fn in (proc.players, proc.zones)
                                    if fn is not None and hasattr(fn, "ast"))
         keys = zone_keys_read(cond_ast, groups, bodies, "z" if proc.zones is not None else None,

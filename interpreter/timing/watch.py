@@ -82,17 +82,26 @@ def fields_read(ast: Any, bodies: Mapping[str, Any], seen: frozenset[str] = froz
 
 ZONE_PURE_FUNCS = VALUE_FUNCS | ZONE_FUNCS | {
     "in_group", "zone_visibility", "any", "all", "merge", "newest", "holder_present", "under", "str", "names",
-    "has_name", "printed", "field", "origin", "as_list", "distinct_count"}  # read only their arguments, cards and zones
+    "has_name", "printed", "field", "origin", "as_list", "distinct_count",
+    # A card's counter changes its card's place; a player's counter change clears every idle binding
+    # (the counter verb), so counters read like cards.
+    "counter"}  # read only their arguments, cards and zones
 
 
-def zone_only(ast: Any, bound: Collection[str]) -> bool:
+def zone_only(ast: Any, bound: Collection[str],
+              functions: Mapping[str, tuple[Any, Collection[str]]] | None = None,
+              seen: frozenset[str] = frozenset()) -> bool:
     """Whether an expression reads nothing but the bound names, cards and zones (no game
-    variable, status, role, turn or pending ability), so only a change to a zone can change it."""
+    variable, status, role, turn or pending ability), so only a change to a zone can change it.
+    A call of a rulebook function (`functions`: name -> (body, parameters)) counts when its body
+    does, with its parameters bound."""
     for node in walk(ast):
         if isinstance(node, Name) and node.name not in bound and node.name != "it":
             return False
         if isinstance(node, Call) and node.name not in ZONE_PURE_FUNCS:
-            return False
+            fn = functions.get(node.name) if functions else None
+            if fn is None or node.name in seen or not zone_only(fn[0], fn[1], functions, seen | {node.name}):
+                return False
     return True
 
 

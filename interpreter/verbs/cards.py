@@ -169,6 +169,8 @@ def v_counter(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         else:
             store[a["name"]] = store.get(a["name"], 0) + (a["add"](ctx) if "add" in a else 1)
             game.touched(t if isinstance(t, GameObject) else None)
+        if not isinstance(t, GameObject):
+            game.idle.changed_all()  # rule processes may read a player's counters (watch.ZONE_PURE_FUNCS)
         game.log("counter", f"{a['name']} of {game.describe_target(t)} is now {store[a['name']]}", ctx.rules)
     return
     yield

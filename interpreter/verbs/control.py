@@ -94,6 +94,7 @@ def v_status(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     p = a["player"](ctx)
     game.state.player_counters[p]["status:" + a["status"]] = 1
     game.touched()
+    game.idle.changed_all()  # a player's counters changed (see the counter verb)
     if "duration" in a:
         game.add_effect("status", {"player": p, "status": a["status"]}, ctx, a["duration"])
     game.log("status", f"P{p + 1} gains status {a['status']}", ctx.rules)
