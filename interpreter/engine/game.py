@@ -128,6 +128,10 @@ class Game:
         # Zones where a face-down card's master may look at it (a zone's `face_down_seen_by_master`).
         self._seen_face_down = frozenset(z.id for z in rb.zones.values() if z.raw.get("face_down_seen_by_master"))
         self.grants_possible = bool(rb.grants)  # some effect of the rulebook or its cards grants abilities
+        # Some card or grant has a continuous ability that replaces an event (timing/replacement.py).
+        self.replacing_abilities = any(ab.kind == "continuous" and ab.continuous and "instead" in ab.continuous
+                                       for c in cards.values() for ab in c.abilities) or any(
+            g.base.kind == "continuous" and g.base.continuous and "instead" in g.base.continuous for g in rb.grants)
         # Some card or grant has an ability played in response: plays open response windows.
         self.responses_possible = bool(rb.timing.get("responses")) and (
             any(ab.kind == "response" for c in cards.values() for ab in c.abilities)
@@ -625,7 +629,7 @@ class Game:
         """Move one card; returns the object in its new zone (None if the move was replaced)."""
         st = self.state
         dest_player = self.zone_player_for(obj, zone, player)
-        if self.state.effects:
+        if self.state.effects or self.replacing_abilities:
             event = {"type": "moved", "card": obj, "from": obj.zone, "to": zone, "from_player": obj.zone_player,
                      "to_player": dest_player}
             replaced = yield from repl.try_replace(self, event, ctx)
