@@ -216,6 +216,11 @@ class Continuous:
         return bool(effects) and any(f in fields for e in effects if e.kind == "continuous"
                                      for f, _, _ in e.spec.get("modify", []))
 
+    def known_generation(self) -> int:
+        """The generation as last worked out, without working it out again (a rebuild started by
+        any read of a field may have changed it since a reader last looked)."""
+        return self._gen
+
     def generation(self) -> int:
         """A number that changes whenever continuous effects change a field of some card."""
         if not self.any_sources and not self.game.state.effects and not self._last:

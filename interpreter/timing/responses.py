@@ -20,7 +20,7 @@ from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
 from interpreter.loader.model import Ability, ability_label
 from interpreter.state.objects import GameObject
-from interpreter.timing.abilities import ability_objects, gate_ok, limit_ok, use_key
+from interpreter.timing.abilities import ability_objects, conditions_hold, gate_ok, limit_ok, use_key
 from interpreter.timing.payability import can_pay
 
 if TYPE_CHECKING:
@@ -116,7 +116,9 @@ def window(game: Game, item: dict[str, Any], ctx: Ctx) -> Any:
         if resp["negated"]:
             game.log("respond", f"{ability_label(ab)} of {game.describe(obj)} was negated and does nothing", ab.rules)
             continue
-        if ab.conditions and now is not None and not gate_ok(now, ab, game):
+        # 11.2.3.4: its condition keywords are checked again, on the card as it last was if its cost
+        # moved it (a cancel that discards itself).
+        if ab.conditions and not conditions_hold(game, now or obj, ab, ab.conditions):
             game.log("respond", f"{ability_label(ab)} of {game.describe(obj)}: its conditions no longer hold",
                      ab.rules)
             continue

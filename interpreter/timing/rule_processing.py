@@ -119,8 +119,11 @@ def applicable(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Rul
     changed since its condition last failed is not evaluated again."""
     batch = []
     watch: IdleBindings = game.idle
-    if game.continuous.may_change(game.process_fields):
-        effects = game.continuous.generation()
+    cont = game.continuous
+    # An effect that has ended leaves nothing that may change a field, but what it changed matters
+    # once: a rebuild since the last look (any field read does one) shows in the known generation.
+    if cont.may_change(game.process_fields) or cont.known_generation() != watch.effects:
+        effects = cont.generation()
         if effects != watch.effects:
             watch.changed_all()
             watch.effects = effects
