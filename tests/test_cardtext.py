@@ -291,3 +291,34 @@ def test_a_reading_that_fits_the_kind_is_taken() -> None:
     plain = Grammar(section, lambda path: ("ct.yaml", 1, 1))  # kinds not given: the first reading
     assert compile_ability_text(plain, "【常在】強くなる。").ability["effect"] == [
         {"set_var": {"name": "x", "value": 1}}]
+
+
+def test_a_bracket_after_a_kept_after_token_is_no_reminder(rb) -> None:
+    """`reminder.kept_after`: the bracket printed right after such a token (an icon's name, attribute
+    or level) is kept and read by the phrases; any other bracket is still reminder text."""
+    rules = TextRules(reminder=("(", ")"), reminder_kept_after=("【段階】",))
+    assert normalize("【段階】（2）合図数（説明）", rules).text == "【段階】(2)合図数"
+    c = compile_ability_text(rb.card_text, "【速攻】【段階】（２）合図数を3にする。")
+    assert c.ability == {"kind": "quick", "effect": [
+        {"if": {"cond": "stage == 2", "then": [{"set_var": {"name": "pinged", "value": 3}}]}}]}
+    # the same bracket elsewhere is reminder text, dropped
+    assert compile_ability_text(rb.card_text, "【速攻】(2)合図数を3にする。").ability == {
+        "kind": "quick", "effect": [{"set_var": {"name": "pinged", "value": 3}}]}
+    # without its bracket the icon's phrase does not match
+    assert compile_ability_text(rb.card_text, "【速攻】【段階】合図数を3にする。").ability is None
+
+
+def test_a_phrase_gives_what_a_response_ability_answers() -> None:
+    """A marker may give `answers` (a response ability's condition over `target`); it is written
+    after the trigger, before the cost."""
+    section = {"phrases": [
+        {"id": "counter", "rules": ["1"], "part": "marker", "text": "【対抗】:相手の能力",
+         "gives": {"kind": "counter", "answers": "target.kind == 'ability' and target.player != you",
+                   "effect": [{"negate": {"target": "target"}}]}},
+        {"id": "pay", "rules": ["1"], "part": "cost", "text": "[捨てる]",
+         "gives": {"cost": [{"move": {"cards": "this", "to": "discard"}}]}}]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert g.problems == []
+    c = compile_ability_text(g, "【対抗】：相手の能力[捨てる]")
+    assert list(c.ability) == ["kind", "answers", "cost", "effect"]
+    assert c.ability["answers"] == "target.kind == 'ability' and target.player != you"

@@ -23,7 +23,7 @@ from interpreter.cardtext.normalize import split_abilities
 from interpreter.loader.diagnostics import Diagnostic, LoadError
 from interpreter.loader.yaml_safe import SourceMap, load_yaml
 
-EFFECT_KEYS = ("kind", "keywords", "optional", "trigger", "cost", "effect", "params")
+EFFECT_KEYS = ("kind", "keywords", "optional", "trigger", "answers", "cost", "effect", "params")
 """What an ability does: the keys --check compares (text, pin, rules and notes are not behaviour)."""
 
 

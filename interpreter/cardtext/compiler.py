@@ -210,5 +210,5 @@ def assemble(path: list[tuple[str, Match]], text: str = "", sentence_ends: tuple
         ability["effect"] = spec
     elif steps:
         ability["effect"] = steps
-    order = ["kind", "keywords", "optional", "trigger", "cost", "effect"]
+    order = ["kind", "keywords", "optional", "trigger", "answers", "cost", "effect"]
     return {k: ability[k] for k in order if k in ability}

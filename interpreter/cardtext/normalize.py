@@ -3,9 +3,10 @@
 Printed text mixes full-width and half-width digits and punctuation, icon markup and reminder
 text. Both the text and the patterns are put through NFKC (full-width digits, letters, colons and
 brackets become their half-width forms), markup is replaced by the tokens the rulebook names, text
-between the reminder brackets is dropped (it has no effect) and spaces outside quoted names are
-removed. Each kept character remembers its index in the source, so a fragment no phrase matches is
-reported at its own column.
+between the reminder brackets is dropped (it has no effect; but a bracket right after one of the
+rulebook's `kept_after` tokens holds a parameter printed beside an icon and is kept) and spaces
+outside quoted names are removed. Each kept character remembers its index in the source, so a
+fragment no phrase matches is reported at its own column.
 """
 
 from __future__ import annotations
@@ -33,12 +34,14 @@ class Normalized:
 @dataclass(frozen=True)
 class TextRules:
     """How a game's card text is normalized: markup replacements (already NFKC'd, longest first),
-    reminder brackets, the quote pairs inside which spaces are kept, and what separates abilities."""
+    reminder brackets, the quote pairs inside which spaces are kept, what separates abilities, and
+    the tokens after which a reminder bracket is kept (an icon's parameter, not reminder text)."""
 
     replace: tuple[tuple[str, str], ...] = ()
     reminder: tuple[str, str] | None = None
     quotes: tuple[tuple[str, str], ...] = ()
     ability_separator: str | None = "\n"
+    reminder_kept_after: tuple[str, ...] = ()
 
 
 def nfkc(text: str) -> str:
@@ -79,7 +82,8 @@ def normalize(src: str, rules: TextRules) -> Normalized:
         if in_reminder:
             in_reminder = rules.reminder is not None and ch != rules.reminder[1]
             continue
-        if quote_close is None and rules.reminder is not None and ch == rules.reminder[0]:
+        if quote_close is None and rules.reminder is not None and ch == rules.reminder[0] and not any(
+                "".join(kept_chars[-len(t):]) == t for t in rules.reminder_kept_after if len(kept_chars) >= len(t)):
             in_reminder = True
             continue
         if quote_close is not None:
@@ -135,6 +139,7 @@ def text_rules(section: dict[str, Any] | None) -> TextRules:
     replace.sort(key=lambda p: -len(p[0]))
     rem = section.get("reminder")
     reminder = (nfkc(rem["open"]), nfkc(rem["close"])) if isinstance(rem, dict) else None
+    kept_after = tuple(nfkc(t) for t in (rem.get("kept_after", []) or []) if t) if isinstance(rem, dict) else ()
     sep = section.get("ability_separator", "\n")
     return TextRules(tuple(replace), reminder, tuple((nfkc(a), nfkc(b)) for a, b in quotes),
-                     sep if isinstance(sep, str) and sep else None)
+                     sep if isinstance(sep, str) and sep else None, kept_after)
