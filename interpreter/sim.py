@@ -25,6 +25,7 @@ from interpreter.engine.decisions import Decision
 from interpreter.engine.game import Game
 from interpreter.loader.model import CardDef, Rulebook
 from interpreter.replay import Recorder, Replay, card_files, content_hashes, drive, error_text, make_header
+from interpreter.state.objects import winners_of
 
 DEFAULT_MAX_DECISIONS = 5000
 BACKENDS = ("processes", "dask")
@@ -76,8 +77,8 @@ def play_seed(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, seed: int, 
         return {"seed": seed, "error": error_text(e), "where": _where(e),
                 "replay": rec.finish(g, e).to_dict()}
     r = g.state.result or {}
-    key = "draw" if r.get("outcome") == "draw" else (f"P{r['winner'] + 1}" if r.get("winner") is not None
-                                                     else "unfinished")
+    won = winners_of(r)
+    key = "draw" if r.get("outcome") == "draw" else ("+".join(f"P{w + 1}" for w in won) if won else "unfinished")
     return {"seed": seed, "key": key, "completed": bool(r), "turns": g.state.turn,
             "decisions": g.state.decisions}
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from interpreter.agents.base import RandomAgent
 from interpreter.engine.decisions import Decision
 from interpreter.engine.errors import GameError, IllegalAnswer
+from interpreter.state.objects import winners_of
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -69,7 +70,7 @@ class MonteCarloAgent:
         result = world.state.result
         if result is None:
             return UNFINISHED
-        winner = result.get("winner")
-        if winner is None:
+        won = winners_of(result)
+        if not won:
             return DRAW
-        return 1.0 if winner == player else 0.0
+        return 1.0 if player in won else 0.0

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from interpreter.loader.diagnostics import LoadError
+from interpreter.state.objects import result_text
 
 
 def _fail(diags: Any) -> None:
@@ -161,7 +162,7 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
     save()
     r = g.state.result or {}
     if log_format == "text":
-        who = f"P{r['winner'] + 1} wins" if r.get("winner") is not None else "draw"
+        who = result_text(r)
         click.echo(f"result: {who} after {r.get('turn')} turns, {g.state.decisions} decisions "
                    f"(rules {', '.join(r.get('rules', []))})")
 

@@ -8,6 +8,7 @@ from typing import NoReturn
 import click
 
 from interpreter.loader.diagnostics import LoadError
+from interpreter.state.objects import result_text
 
 
 def _refuse(message: str) -> NoReturn:
@@ -94,7 +95,7 @@ def replay(file: str, force: bool, log_format: str, rulebook_path: str | None, h
                    f"(state hash {out.fingerprint})", err=True)
         sys.exit(2)
     r = out.game.state.result or {}
-    who = "no result" if not r else f"P{r['winner'] + 1} wins" if r.get("winner") is not None else "draw"
+    who = result_text(r)
     click.echo(f"replay: reproduced {out.decisions} decisions exactly ({who}, turn {out.game.state.turn}); "
                f"final state hash {out.fingerprint} matches", err=True)
 

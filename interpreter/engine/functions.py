@@ -152,13 +152,18 @@ def f_merge(env: Any, v: Any) -> Multiset:
 
 
 def f_players(env: Any) -> list[int]:
-    return list(range(env.game.state.num_players))
+    """The players still in the game, in seat order."""
+    return env.game.players_in()
 
 
 def f_other(env: Any, p: int | None) -> int | None:
-    if p is None:
-        return None
-    return (p + 1) % env.game.state.num_players
+    """The next player in seat order still in the game (with two players, the other one)."""
+    return env.game._other(p)
+
+
+def f_opponents(env: Any, p: int | None) -> list[int]:
+    """Every other player still in the game (with two players, the one other)."""
+    return [q for q in env.game.players_in() if q != p]
 
 
 def f_newest(env: Any, v: Any, n: Any = None) -> Any:
@@ -341,6 +346,7 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("merge", f_merge, 1, 1, pass_env=True),
         FuncSpec("players", f_players, 0, 0, pass_env=True),
         FuncSpec("other", f_other, 1, 1, pass_env=True),
+        FuncSpec("opponents", f_opponents, 1, 1, pass_env=True),
         FuncSpec("newest", f_newest, 1, 2, pass_env=True),
         FuncSpec("holder_present", f_holder_present, 1, 1, pass_env=True),
         FuncSpec("under", f_under, 1, 1, pass_env=True),

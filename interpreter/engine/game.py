@@ -338,11 +338,13 @@ class Game:
                 yield from walk(self, graph, nxt)
 
     def concede(self, player: int) -> None:
-        """A player concedes: they lose at once, whatever cards say (the engine's own rule)."""
+        """A player concedes: they lose at once, whatever cards say (the engine's own rule). With
+        others still playing on, they leave the game and it goes on (their decisions are skipped)."""
         rules = tuple((self.rb.outcomes.get("concession") or {}).get("rules", ()))
         self.log("concede", f"P{player + 1} concedes", rules)
-        self.end_game(self._other(player), "win", rules)
-        self._decision = None
+        self.finalize_outcomes([(player, "lose")], rules)
+        if self.state.result is not None:
+            self._decision = None
 
     def _step(self, values: Any) -> None:
         assert self._gen is not None
@@ -421,6 +423,9 @@ class Game:
         if self.state.decisions > self.max_decisions:
             self.loop_draw("decisions")
             return [decision.options[0].value] if decision.min > 0 else []
+        if self.state.left and decision.player in self.state.left:
+            # Nothing is processed for a player who has left (Re:Birth 12.4.7): the least answer.
+            return [o.value for o in decision.options[:decision.min]]
         if restartable and self._restartable_here(ctx):
             self.resume_at = [(steps, i, c) for steps, i, c, _ in self.frames]
         values = yield decision
@@ -486,7 +491,23 @@ class Game:
         return self.state.roles.get(name)
 
     def _other(self, p: int | None) -> int | None:
-        return None if p is None else (p + 1) % self.state.num_players
+        """The next player in seat order after `p` who is still in the game (with two players, the
+        other one); None when nobody else is."""
+        if p is None:
+            return None
+        n = self.state.num_players
+        left = self.state.left
+        for k in range(1, n):
+            q = (p + k) % n
+            if q not in left:
+                return q
+        return None
+
+    def players_in(self) -> list[int]:
+        """The players still in the game, in seat order."""
+        left = self.state.left
+        return [p for p in range(self.state.num_players) if p not in left] if left else \
+            list(range(self.state.num_players))
 
     def attr(self, obj: Any, name: str) -> Any:
         if type(obj) is GameObject:
@@ -831,36 +852,74 @@ class Game:
         self.log("effect", f"{len(ended)} effect(s) end", ctx.rules)
 
     # -- outcomes ----------------------------------------------------------------------------
-    def declare_outcome(self, player: int, kind: str, ctx: Ctx) -> None:
+    def declare_outcomes(self, players: list[int], kind: str, ctx: Ctx) -> None:
+        """Players win or lose together: inside a rule-process batch with that batch's outcomes."""
         if self._collecting is not None:
-            self._collecting.append((player, kind))
+            self._collecting.extend((p, kind) for p in players)
         else:
-            self.finalize_outcomes([(player, kind)], ctx.rules)
+            self.finalize_outcomes([(p, kind) for p in players], ctx.rules)
 
     def finalize_outcomes(self, outcomes: list[tuple[int, str]], rules: tuple[str, ...]) -> None:
+        """Outcomes declared together. A winner ends the game (every other player loses); every player
+        winning at once, or winning and losing at once, is a draw. Losers leave the game: when one
+        player is left they win, when none is the game is a draw (nobody wins), and otherwise the
+        others play on. With two players: one loses and the other wins, both lose and it is a draw."""
         if not outcomes or self.state.result is not None:
             return
-        n = self.state.num_players
+        present = self.players_in()
         winners = {p for p, k in outcomes if k == "win"}
         losers = {p for p, k in outcomes if k == "lose"}
-        if len(winners) == n or len(losers) == n or (winners and winners & losers):
+        if (winners and winners >= set(present)) or (winners & losers):
             self.end_game(None, "draw", rules + tuple(self.rb.outcomes.get("rules") or ()))
             return
-        if len(winners) == 1:
-            self.end_game(next(iter(winners)), "win", rules)
-            return
         if winners:
-            self.end_game(None, "draw", rules)
+            self.end_game(sorted(winners), "win", rules)
             return
-        remaining = [p for p in range(n) if p not in losers]
-        self.end_game(remaining[0] if len(remaining) == 1 else None, "win" if len(remaining) == 1 else "draw",
-                      rules)
+        remaining = [p for p in present if p not in losers]
+        if len(remaining) == 1:
+            self.end_game(remaining, "win", rules)
+        elif not remaining:
+            self.end_game(None, "draw", rules + tuple(self.rb.outcomes.get("rules") or ()))
+        else:
+            for p in sorted(losers):
+                if p in present:
+                    self.leave(p, rules)
 
-    def end_game(self, winner: int | None, outcome: str, rules: tuple[str, ...]) -> None:
+    def leave(self, player: int, rules: tuple[str, ...]) -> None:
+        """A player who lost leaves a game that goes on (Re:Birth 12.4): the cards they own cease to
+        exist, their pending abilities and the effects they are master of end, and nothing is
+        processed for them from now on (their decisions get the least answer; the turn goes on)."""
+        st = self.state
+        st.left.append(player)
+        self.log("leave", f"P{player + 1} leaves the game", rules)
+        gone = [o for o in st.objects.values() if o.owner == player]
+        for o in gone:
+            st.zones[(o.zone, o.zone_player)].remove(o.oid)
+            st.lki[o.oid] = o
+            del st.objects[o.oid]
+            self.place_changed(o.zone, o.zone_player)
+        st.cards_gone += len(gone)
+        st.pending = [x for x in st.pending if x.master != player]
+        st.effects = [e for e in st.effects if e.master != player]
+        self.version += 1
+        self.global_version += 1
+        self.idle.changed_all()
+        self.idle.lists.clear()  # binding lists kept per roles named the player who left
+        self.cache.clear()
+
+    def end_game(self, winner: int | list[int] | None, outcome: str, rules: tuple[str, ...]) -> None:
+        """The game ends: a win for one player or several (`winners` lists them when there are
+        several), or a draw."""
         if self.state.result is not None:
             return
-        self.state.result = {"outcome": outcome, "winner": winner, "rules": list(rules), "turn": self.state.turn}
-        text = f"P{winner + 1} wins the game" if winner is not None else "the game is a draw"
+        winners = [] if winner is None else [winner] if isinstance(winner, int) else sorted(winner)
+        self.state.result = {"outcome": outcome, "winner": winners[0] if len(winners) == 1 else None,
+                             "rules": list(rules), "turn": self.state.turn}
+        if len(winners) > 1:
+            self.state.result["winners"] = winners
+        text = ("the game is a draw" if not winners else
+                " and ".join(f"P{w + 1}" for w in winners) + (" wins the game" if len(winners) == 1
+                                                               else " win the game"))
         self.log("result", text, rules)
 
     def loop_draw(self, what: str) -> None:
@@ -873,7 +932,7 @@ class Game:
             master = self.cur_tp if self.cur_tp is not None else self.cur_ap
             if master is not None:
                 self.log("loop", f"P{master + 1} started the loop and loses", self.loop_rules)
-                self.end_game(self._other(master), "win", self.loop_rules)
+                self.end_game([p for p in self.players_in() if p != master] or None, "win", self.loop_rules)
                 return
             result = "draw"
         self.end_game(None, result, self.loop_rules)

@@ -34,14 +34,17 @@ def check_invariants(game: Any, decision: Decision | None, total: int | None) ->
                 raise InvariantError(f"card #{i} in {zone}@{p} does not know it is there")
     if len(seen) != len(st.objects):
         raise InvariantError(f"{len(st.objects) - len(seen)} card(s) are in no zone")
-    if total is not None and len(seen) != total:
-        raise InvariantError(f"card count changed from {total} to {len(seen)}")
+    if total is not None and len(seen) + st.cards_gone != total:
+        raise InvariantError(f"card count changed from {total} to {len(seen)}"
+                             + (f" and {st.cards_gone} gone with players who left" if st.cards_gone else ""))
     if decision is None:
         r = st.result
         if r is None or r.get("outcome") not in ("win", "draw"):
             raise InvariantError(f"the game stopped without a legal result: {r}")
-        if r["outcome"] == "win" and r.get("winner") not in range(st.num_players):
-            raise InvariantError(f"a win without a winner: {r}")
+        winners = r.get("winners") or ([r["winner"]] if r.get("winner") is not None else [])
+        if r["outcome"] == "win" and (not winners or any(w not in range(st.num_players) or w in st.left
+                                                           for w in winners)):
+            raise InvariantError(f"a win without a winner still in the game: {r}")
         return len(seen)
     for o in decision.options:
         v = o.value

@@ -26,7 +26,7 @@ from interpreter.loader.model import CardDef, Rulebook
 from interpreter.loader.rulebook import find_rulebook, load_rulebook
 from interpreter.loader.schema import validate
 from interpreter.loader.yaml_safe import PathKey, load_yaml
-from interpreter.state.objects import GameObject, Pending
+from interpreter.state.objects import GameObject, Pending, winners_of
 
 _CACHE: dict[str, tuple[Rulebook, dict[str, CardDef]]] = {}
 _ENTRY_KEYS = {"card", "owner", "under", "marks", "counters"}
@@ -482,6 +482,9 @@ def _check_expect_names(exp: dict[str, Any], rb: Rulebook,
     winner = result.get("winner") if isinstance(result, dict) else result
     if isinstance(winner, str) and winner.startswith("P"):
         n.player(winner, ("expect", "result"), "expect.result", at_key=False)
+    if isinstance(result, dict) and isinstance(result.get("winners"), list):
+        for i, w in enumerate(result["winners"]):
+            n.player(w, ("expect", "result", "winners", i), "expect.result", at_key=False)
     return n.keys, n.values
 
 
@@ -510,6 +513,10 @@ def _expectation_failures(game: Game, exp: dict[str, Any]) -> Iterator[Problem]:
         elif want == "draw":
             if not got or got.get("outcome") != "draw":
                 yield ("expect", "result"), f"expected a draw, got {got}"
+        elif isinstance(want, dict) and isinstance(want.get("winners"), list):
+            wps = sorted(_player(w, "expect.result") for w in want["winners"])
+            if winners_of(got) != wps:
+                yield ("expect", "result"), f"expected {' and '.join(f'P{w + 1}' for w in wps)} to win, got {got}"
         else:
             wp = _player(want.get("winner") if isinstance(want, dict) else want, "expect.result")
             if not got or got.get("winner") != wp:

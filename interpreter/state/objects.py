@@ -193,6 +193,10 @@ class GameState:
     jump: str | None
     result: dict[str, Any] | None
     decisions: int
+    # Players who have left the game (lost while others play on), in the order they left, and how
+    # many cards ceased to exist with them.
+    left: list[int]
+    cards_gone: int
 
     def __init__(self, num_players: int, rng: random.Random, objects: dict[int, GameObject] | None = None,
                  zones: dict[ZoneKey, Oids] | None = None, lki: dict[int, GameObject] | None = None,
@@ -221,6 +225,8 @@ class GameState:
         self.jump = None
         self.result = None
         self.decisions = 0
+        self.left = []
+        self.cards_gone = 0
 
     def over(self) -> bool:
         """The game has a result. Procedures test this rather than `result` itself: a type checker
@@ -271,6 +277,8 @@ class GameState:
         out.result = None if self.result is None else {k: list(v) if isinstance(v, list) else v
                                                        for k, v in self.result.items()}
         out.decisions = self.decisions
+        out.left = list(self.left)
+        out.cards_gone = self.cards_gone
         return out
 
     def fingerprint(self) -> str:
@@ -283,4 +291,23 @@ class GameState:
             "turn": self.turn,
             "result": self.result,
         }
+        if self.left:
+            data["left"] = self.left
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def winners_of(result: dict[str, Any] | None) -> list[int]:
+    """The players a game's result makes winners: one, several (`winners`), or none (a draw)."""
+    if not result or result.get("outcome") != "win":
+        return []
+    return list(result.get("winners") or ([result["winner"]] if result.get("winner") is not None else []))
+
+
+def result_text(result: dict[str, Any] | None) -> str:
+    """'P1 wins', 'P1 and P3 win', 'draw' or 'no result'."""
+    if not result:
+        return "no result"
+    won = winners_of(result)
+    if not won:
+        return "draw"
+    return " and ".join(f"P{w + 1}" for w in won) + (" wins" if len(won) == 1 else " win")

@@ -15,8 +15,9 @@ from interpreter.expr.nodes import Attr, Binary, Call, Compare, Literal, Name
 
 ZONE_FUNCS = {"cards", "cards_in", "top", "bottom"}  # read a zone: (zone, player, ...)
 FIELD_FUNCS = {"field", "printed"}  # read a field named by an argument
-# Functions of their arguments only.
-VALUE_FUNCS = {"other", "players", "zones_in", "min", "max", "abs", "len", "count", "sum"}
+# Functions of their arguments only (and of which players are still in the game: a player leaving
+# clears what was kept).
+VALUE_FUNCS = {"other", "players", "opponents", "zones_in", "min", "max", "abs", "len", "count", "sum"}
 ALL = None
 
 

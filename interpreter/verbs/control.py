@@ -36,18 +36,22 @@ def v_emit(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("win", {"player": "expr"})
 def v_win(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """A player wins."""
-    game.declare_outcome(a["player"](ctx), "win", ctx)
+    """A player wins, or the players of a list win together (a team)."""
+    game.declare_outcomes(_players_of(a["player"](ctx)), "win", ctx)
     return
     yield
 
 
 @verb("lose", {"player": "expr"})
 def v_lose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """A player loses."""
-    game.declare_outcome(a["player"](ctx), "lose", ctx)
+    """A player loses, or the players of a list lose together."""
+    game.declare_outcomes(_players_of(a["player"](ctx)), "lose", ctx)
     return
     yield
+
+
+def _players_of(value: Any) -> list[int]:
+    return [p for p in value if isinstance(p, int)] if isinstance(value, list) else [value]
 
 
 @verb("draw_game", {})
