@@ -82,3 +82,29 @@ def test_hidden_facts_are_shown_for_hidden_cards(tmp_path):
     assert all("facts" not in c for c in g.view(0)["zones"]["hand@P1"]), "the owner sees the cards themselves"
     dash = next(g.state.objects[oid] for oid in g.state.zone("hand", 0) if g.state.objects[oid].card_id == "U-DASH")
     assert g.describe_for(dash, 1) == f"hidden card #{dash.oid} (blue)"
+
+
+def test_owner_locked_zones_refuse_a_move_into_another_players_zone(tmp_path):
+    d = tmp_path / "toy_locked"
+    shutil.copytree(TOY, d)
+    text = (d / "all.yaml").read_text(encoding="utf-8")
+    old = "zone_rules: {id: zone_rules, rules: [\"3\"], identity_kept_within: [board], to_owner_except: []}"
+    assert old in text
+    text = text.replace(old, old[:-1] + ", owner_locked: true}")
+    (d / "all.yaml").write_text(text, encoding="utf-8")
+    rb = load_rulebook(str(d))
+    cards = load_cards(rb, [TOY / "cards"])
+    sc = {"setup": {"start_at": "round", "turn": 0, "roles": {"mover": "P1", "other_side": "P2"},
+                    "zones": {"P1": {"hand": ["U-PLAIN", "U-DASH"]}}}}
+    g = build_game(sc, rb, cards)
+    from interpreter.verbs.registry import load_all
+
+    move = load_all()["move"]
+    ctx = Ctx(g, None, you=0)
+    plain, dash = (g.state.objects[oid] for oid in list(g.state.zone("hand", 0)))
+    args = {"cards": lambda c: [plain], "to": "discard", "player": lambda c: 1}
+    list(move.fn(g, args, ctx))
+    assert len(g.state.zone("discard", 1)) == 0 and len(g.state.zone("hand", 0)) == 2, "the move did not happen"
+    assert any("it does not move" in e.text for e in g.entries)
+    list(move.fn(g, {"cards": lambda c: [dash], "to": "discard"}, ctx))
+    assert len(g.state.zone("discard", 0)) == 1, "a zone named without a player is the owner's"

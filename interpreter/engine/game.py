@@ -128,6 +128,8 @@ class Game:
         # Zones where a face-down card's master may look at it (a zone's `face_down_seen_by_master`).
         self._seen_face_down = frozenset(z.id for z in rb.zones.values() if z.raw.get("face_down_seen_by_master"))
         self.grants_possible = bool(rb.grants)  # some effect of the rulebook or its cards grants abilities
+        # A move naming another player's zone does not happen (zone_rules.owner_locked).
+        self.owner_locked = bool((rb.raw.get("zone_rules") or {}).get("owner_locked"))
         # Some card or grant has a continuous ability that replaces an event (timing/replacement.py).
         self.replacing_abilities = any(ab.kind == "continuous" and ab.continuous and "instead" in ab.continuous
                                        for c in cards.values() for ab in c.abilities) or any(

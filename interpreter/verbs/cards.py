@@ -63,6 +63,11 @@ def v_move(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         dest = zone
         if a.get("redirect"):
             dest = game.redirect(obj, dest, ctx)
+        if game.owner_locked and "player" in a and player is not None and player != obj.owner \
+                and not game.rb.zones[dest].shared:
+            game.log("move", f"{game.describe(obj)} cannot go into P{player + 1}'s {dest}: it does not move "
+                             f"(a card goes only into its owner's zones)", ctx.rules)
+            continue
         new = yield from game.move_card(obj, dest, player, ctx, position=a.get("position", "top"),
                                         states=states, mark=a.get("mark"))
         if new is not None:
