@@ -162,8 +162,14 @@ def f_other(env: Any, p: int | None) -> int | None:
 
 
 def f_opponents(env: Any, p: int | None) -> list[int]:
-    """Every other player still in the game (with two players, the one other)."""
-    return [q for q in env.game.players_in() if q != p]
+    """Every other player still in the game who is not a teammate (with two players, the one other)."""
+    mates = env.game.teammates(p)
+    return [q for q in env.game.players_in() if q != p and q not in mates]
+
+
+def f_teammates(env: Any, p: int | None) -> list[int]:
+    """The other players of `p`'s team still in the game (a format's teams; none without them)."""
+    return env.game.teammates(p)
 
 
 def f_newest(env: Any, v: Any, n: Any = None) -> Any:
@@ -347,6 +353,7 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("players", f_players, 0, 0, pass_env=True),
         FuncSpec("other", f_other, 1, 1, pass_env=True),
         FuncSpec("opponents", f_opponents, 1, 1, pass_env=True),
+        FuncSpec("teammates", f_teammates, 1, 1, pass_env=True),
         FuncSpec("newest", f_newest, 1, 2, pass_env=True),
         FuncSpec("holder_present", f_holder_present, 1, 1, pass_env=True),
         FuncSpec("under", f_under, 1, 1, pass_env=True),

@@ -128,6 +128,11 @@ class Game:
         # Zones where a face-down card's master may look at it (a zone's `face_down_seen_by_master`).
         self._seen_face_down = frozenset(z.id for z in rb.zones.values() if z.raw.get("face_down_seen_by_master"))
         self.grants_possible = bool(rb.grants)  # some effect of the rulebook or its cards grants abilities
+        # Teams of seats (a format's `teams`, 1-based in the data): teammates win together, and with
+        # `lose_together` a player leaving makes the team lose.
+        teams_spec = (rb.format or {}).get("teams") or {}
+        self.teams: list[list[int]] = [[int(x) - 1 for x in team] for team in teams_spec.get("seats", []) or []]
+        self.teams_lose_together = bool(teams_spec.get("lose_together"))
         # A move naming another player's zone does not happen (zone_rules.owner_locked).
         self.owner_locked = bool((rb.raw.get("zone_rules") or {}).get("owner_locked"))
         # Some card or grant has a continuous ability that replaces an event (timing/replacement.py).
@@ -505,6 +510,13 @@ class Game:
                 return q
         return None
 
+    def teammates(self, p: int | None) -> list[int]:
+        """The other players of `p`'s team (the format's `teams`), still in the game; none without teams."""
+        for team in self.teams:
+            if p in team:
+                return [q for q in team if q != p and q not in self.state.left]
+        return []
+
     def players_in(self) -> list[int]:
         """The players still in the game, in seat order."""
         left = self.state.left
@@ -871,6 +883,10 @@ class Game:
         present = self.players_in()
         winners = {p for p, k in outcomes if k == "win"}
         losers = {p for p, k in outcomes if k == "lose"}
+        if self.teams:
+            winners |= {q for p in winners for q in self.teammates(p)}  # a team wins together
+            if self.teams_lose_together:
+                losers |= {q for p in losers for q in self.teammates(p)}
         if (winners and winners >= set(present)) or (winners & losers):
             self.end_game(None, "draw", rules + tuple(self.rb.outcomes.get("rules") or ()))
             return
@@ -878,7 +894,12 @@ class Game:
             self.end_game(sorted(winners), "win", rules)
             return
         remaining = [p for p in present if p not in losers]
-        if len(remaining) == 1:
+        if self.teams and remaining and any(set(remaining) <= set(team) for team in self.teams):
+            for p in sorted(losers):
+                if p in present:
+                    self.leave(p, rules)
+            self.end_game(remaining, "win", rules)  # one team is left: its players still in win
+        elif len(remaining) == 1:
             self.end_game(remaining, "win", rules)
         elif not remaining:
             self.end_game(None, "draw", rules + tuple(self.rb.outcomes.get("rules") or ()))

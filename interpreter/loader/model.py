@@ -176,6 +176,7 @@ class Rulebook:
     invariants: list[dict[str, Any]] = field(default_factory=list)
     compiler: Any = None
     card_text: Any = None  # interpreter.cardtext.grammar.Grammar: the printed phrases, if the rulebook has them
+    format: dict[str, Any] | None = None  # the chosen format (id, title, rules, teams), if any
     # Abilities grants give, compiled at load (the rulebook's own, then card files' in load order); a
     # grant's index is GRANTED + its position. `grant_keys`: where each is written -> its position, so
     # loading the same card file again gives its grants the same numbers.

@@ -94,6 +94,12 @@ def read_docs(directory: Path, read_plain: ReadPlain, diags: Diagnostics,
     return _Overlay(head, smap, head_path, diags).apply(base)
 
 
+def apply_edits(docs: list[Doc], head: dict[str, Any], smap: SourceMap, path: Path, diags: Diagnostics) -> list[Doc]:
+    """Documents with the head values and `edits` of `head` (written in the file at `path`) applied:
+    the way a rules version changes the rulebook it extends, also used for a format."""
+    return _Overlay(head, smap, path, diags).apply(docs)
+
+
 def _base_directory(directory: Path, name: Any, smap: SourceMap, head_path: Path, diags: Diagnostics,
                     seen: tuple[Path, ...]) -> Path | None:
     """The sibling directory `extends` names; a missing one or a cycle is reported at the name."""

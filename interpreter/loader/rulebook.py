@@ -17,7 +17,7 @@ from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.diagnostics import Diagnostics, LoadError
 from interpreter.loader.model import Rulebook
 from interpreter.loader.names import collect_names, positional_bindings
-from interpreter.loader.overlay import Doc, read_docs
+from interpreter.loader.overlay import EDITS, Doc, apply_edits, read_docs
 from interpreter.loader.schema import schema_names, validate
 from interpreter.loader.sections import (
     LIST_SECTIONS,
@@ -100,11 +100,15 @@ def _read_plain(directory: Path, head: dict[str, Any], smap: SourceMap, diags: D
     return docs
 
 
-def _read_parts(directory: Path, diags: Diagnostics) -> tuple[Merged, list[Path]]:
-    """The rulebook's documents (a version overlay's edits applied) merged section by section."""
+def _read_parts(directory: Path, diags: Diagnostics, fmt: str | None = None) -> tuple[Merged, list[Path]]:
+    """The rulebook's documents (a version overlay's edits applied, then a format's) merged section
+    by section."""
     merged = Merged()
     files: list[Path] = []
-    for doc in read_docs(directory, _read_plain, diags):
+    docs = read_docs(directory, _read_plain, diags)
+    if fmt is not None and docs:
+        docs = apply_format(directory, docs, fmt, diags)
+    for doc in docs:
         if doc.path not in files:
             files.append(doc.path)
         path = str(doc.path)
@@ -121,6 +125,38 @@ def _read_parts(directory: Path, diags: Diagnostics) -> tuple[Merged, list[Path]
                 merged.data[key] = value
                 merged.locs[key] = loc
     return merged, files
+
+
+def apply_format(directory: Path, docs: list[Doc], fmt: str, diags: Diagnostics) -> list[Doc]:
+    """The documents with format `fmt` applied: its file formats/FMT.yaml (beside the rulebook.yaml
+    that lists it in `formats`) gives the players, the teams and edits in the language of rules
+    versions; the format's id, title, rules and teams become the `format` head value."""
+    head = next((d for d in docs if isinstance(d.data.get("formats"), list)), None)
+    listed = [str(x) for x in head.data["formats"]] if head is not None else []
+    if fmt not in listed:
+        where = head or docs[0]
+        line, col = where.smap.get(("formats",)) if head is not None else (1, 1)
+        diags.add(str(where.path), line, col, f"no format '{fmt}' (this rulebook has: {', '.join(listed) or 'none'})")
+        return docs
+    assert head is not None
+    path = head.path.parent / "formats" / f"{fmt}.yaml"
+    try:
+        data, smap = load_yaml(path)
+    except LoadError as e:
+        diags.extend(e.diagnostics)
+        return docs
+    if not isinstance(data, dict):
+        diags.add(str(path), 1, 1, "expected a mapping at the top of the format file")
+        return docs
+    if "rulebook-format" in schema_names():
+        problems = validate(data, "rulebook-format", smap, str(path))
+        if problems:
+            diags.extend(problems)
+            return docs
+    pseudo: dict[str, Any] = {"players": data["players"],
+                              "format": {k: data[k] for k in ("id", "title", "rules", "teams") if k in data},
+                              EDITS: data.get("edits") or []}
+    return apply_edits(docs, pseudo, smap, path, diags)
 
 
 def _part_path(directory: Path, name: Any, where: tuple[int, int], diags: Diagnostics) -> Path | None:
@@ -149,11 +185,12 @@ def _part_path(directory: Path, name: Any, where: tuple[int, int], diags: Diagno
     return None
 
 
-def load_rulebook(name_or_path: str | Path) -> Rulebook:
-    """Load, validate and compile a rulebook; raises LoadError listing every problem."""
+def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
+    """Load, validate and compile a rulebook, in one of its formats if `fmt` names one; raises
+    LoadError listing every problem."""
     directory = find_rulebook(str(name_or_path))
     diags = Diagnostics()
-    m, files = _read_parts(directory, diags)
+    m, files = _read_parts(directory, diags, fmt)
     diags.raise_if_any()
     d = m.data
     ids = index_ids(m, diags)
@@ -203,6 +240,7 @@ def load_rulebook(name_or_path: str | Path) -> Rulebook:
         ability_zones=ability_zones, files=files, compiler=comp, invariants=invariants, card_text=card_text,
     )
     rb.raw["infinite_loop"] = d.get("infinite_loop") or (d.get("outcomes", {}) or {}).get("infinite_loop")
+    rb.format = d.get("format") if isinstance(d.get("format"), dict) else None
     compile_grants(rb, comp)  # abilities the rulebook's own effects grant: compiled as a card's are
     diags.raise_if_any()
     return rb

@@ -17,7 +17,7 @@ ZONE_FUNCS = {"cards", "cards_in", "top", "bottom"}  # read a zone: (zone, playe
 FIELD_FUNCS = {"field", "printed"}  # read a field named by an argument
 # Functions of their arguments only (and of which players are still in the game: a player leaving
 # clears what was kept).
-VALUE_FUNCS = {"other", "players", "opponents", "zones_in", "min", "max", "abs", "len", "count", "sum"}
+VALUE_FUNCS = {"other", "players", "opponents", "teammates", "zones_in", "min", "max", "abs", "len", "count", "sum"}
 ALL = None
 
 
