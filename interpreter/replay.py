@@ -8,10 +8,12 @@ A replay file is JSON lines (one JSON object per line, UTF-8), so a long game st
     ...
     {"end": "result", "decisions": 139, "fingerprint": "...", "result": {...}, "error": null}
 
-The header holds the Sogo version, the rulebook id and its directory name, the rules version, a
-sha256 content hash (of every YAML file in the rulebook directory, the card files the cards came
-from, and the decks as loaded: zone -> card ids per player, which the header also carries), the
-seed, the agents, and the checks the recording ran under (invariants, decision cap). Agents are
+The header holds the Sogo version, the rulebook id and its directory name, the rules version (and
+`rulebook_format`, the rulebook's format, when the game was played under one), a sha256 content
+hash (of every YAML file in the rulebook directory, the card files the cards came from, and the
+decks as loaded: zone -> card ids per player, which the header also carries), the number of
+players (`players`, one deck per seat), the seed, the agents, and the checks the recording ran
+under (invariants, decision cap). Agents are
 not needed to replay: the recorded answers are fed back through `Game.answer()`, so replaying
 reproduces the game exactly and the final `GameState.fingerprint()` must match.
 
@@ -107,12 +109,17 @@ def content_hashes(rb: Rulebook, cards: dict[str, CardDef], decks: Decks) -> dic
 
 def make_header(rb: Rulebook, decks: Decks, seed: int, agents: list[str], hashes: dict[str, str], *,
                 invariants: bool = False, max_decisions: int | None = None) -> dict[str, Any]:
-    """The header line of a replay; `hashes` comes from content_hashes (computed once per run)."""
-    return {"replay": "sogo", "format": FORMAT, "sogo": sogo_version(), "rulebook": rb.id,
-            "rulebook_dir": rb.directory.name, "rules_version": rb.rules_version,
-            "content_hash": hashes["content"], "hashes": {k: v for k, v in hashes.items() if k != "content"},
-            "decks": decks, "seed": seed, "agents": agents, "invariants": invariants,
-            "max_decisions": max_decisions}
+    """The header line of a replay; `hashes` comes from content_hashes (computed once per run).
+    `players` is the seat count (one deck per seat); `rulebook_format` the format the game was played
+    under, when one was chosen (`format` is the replay file's own format number)."""
+    header = {"replay": "sogo", "format": FORMAT, "sogo": sogo_version(), "rulebook": rb.id,
+              "rulebook_dir": rb.directory.name, "rules_version": rb.rules_version,
+              "content_hash": hashes["content"], "hashes": {k: v for k, v in hashes.items() if k != "content"},
+              "players": len(decks), "decks": decks, "seed": seed, "agents": agents, "invariants": invariants,
+              "max_decisions": max_decisions}
+    if rb.format and rb.format.get("id") is not None:
+        header["rulebook_format"] = str(rb.format["id"])
+    return header
 
 
 # -- the file ----------------------------------------------------------------------------------
@@ -168,6 +175,10 @@ class Replay:
         if rows[0].get("format") != FORMAT:
             raise LoadError.single(str(path), lines[0], 1,
                                    f"replay format {rows[0].get('format')!r}, this Sogo reads {FORMAT}")
+        seats, decks = rows[0].get("players"), rows[0].get("decks")
+        if seats is not None and not (isinstance(decks, list) and seats == len(decks)):
+            raise LoadError.single(str(path), lines[0], 1, f"the header says {seats!r} players but carries "
+                                   f"{len(decks) if isinstance(decks, list) else 'no list of'} decks (one per player)")
         end = rows[-1] if len(rows) > 1 and "end" in rows[-1] else None
         steps = rows[1:-1] if end is not None else rows[1:]
         for n, s in enumerate(steps):

@@ -92,17 +92,20 @@ def _where(e: BaseException) -> str:
 # -- workers -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class GameSpec:
-    """How a worker process loads the same game: paths plus the content hash they must still have."""
+    """How a worker process loads the same game: paths plus the content hash they must still have.
+    The seat count travels as the decks, one per seat; the rulebook's format (if any) as its id."""
 
     rulebook_dir: str
     card_files: tuple[str, ...]
     decks: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]
     content_hash: str
+    fmt: str | None = None
 
     @classmethod
     def of(cls, rb: Rulebook, cards: dict[str, CardDef], decks: Decks, content_hash: str) -> GameSpec:
         return cls(str(rb.directory), tuple(str(p) for p in card_files(cards)),
-                   tuple(tuple((z, tuple(ids)) for z, ids in d.items()) for d in decks), content_hash)
+                   tuple(tuple((z, tuple(ids)) for z, ids in d.items()) for d in decks), content_hash,
+                   str(rb.format["id"]) if rb.format else None)
 
     def deck_lists(self) -> Decks:
         return [{z: list(ids) for z, ids in d} for d in self.decks]
@@ -117,7 +120,7 @@ def _env(spec: GameSpec) -> tuple[Rulebook, dict[str, CardDef], dict[str, str]]:
         from interpreter.loader.cards import load_cards
         from interpreter.loader.rulebook import load_rulebook
 
-        rb = load_rulebook(spec.rulebook_dir)
+        rb = load_rulebook(spec.rulebook_dir, fmt=spec.fmt)
         cards = load_cards(rb, [Path(p) for p in spec.card_files])
         hashes = content_hashes(rb, cards, spec.deck_lists())
         if hashes["content"] != spec.content_hash:
@@ -183,10 +186,11 @@ def simulate(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, games: int, 
              agents: tuple[str, ...] | None = None) -> dict[str, Any]:
     """Play `games` seeded games and aggregate them in seed order (the same for any workers/backend).
 
-    `workers` 1 plays in this process; more use a process pool, or Dask with backend "dask".
-    `progress(k)` is called as k more games finish. Failures are saved as replays under
-    `failures_dir` (if given) and listed, by path, under "failures". `agents` names each seat's
-    agent (`make_agent`; default random); a bad name raises ValueError before any game starts.
+    The game has one seat per deck. `workers` 1 plays in this process; more use a process pool, or
+    Dask with backend "dask". `progress(k)` is called as k more games finish. Failures are saved as
+    replays under `failures_dir` (if given) and listed, by path, under "failures". `agents` names
+    each seat's agent (`make_agent`; default random); a bad name raises ValueError before any game
+    starts. Workers load the rulebook under the format `rb` was loaded under.
     """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
@@ -220,7 +224,10 @@ def simulate(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, games: int, 
             if progress:
                 progress(len(batch))
     seconds = time.perf_counter() - t0
-    summary = aggregate(rb, games, seed, sorted(outcomes, key=lambda o: o["seed"]), failures_dir)
+    summary = aggregate(rb, games, seed, sorted(outcomes, key=lambda o: o["seed"]), failures_dir,
+                        players=len(decks))
+    if rb.format:
+        summary["format"] = rb.format.get("id")
     summary.update(workers=workers, backend=backend, invariants=invariants, max_decisions=max_decisions,
                    compiled_engine=compiled(), seconds=round(seconds, 3),
                    games_per_second=round(games / seconds, 2) if seconds else None)
@@ -233,10 +240,17 @@ def format_summary(summary: dict[str, Any]) -> str:
     played = max(1, s["games"] - s["errors"])
     checks = "invariants checked" if s.get("invariants") else "invariants not checked"
     cap = f"at most {s['max_decisions']} decisions a game" if s.get("max_decisions") else "no cap on decisions"
-    lines = [f"{s['game']} (rules {s['rules_version']}): {s['games']} games from seed {s['seed']}, "
+    fmt = f", format {s['format']}" if s.get("format") else ""
+    lines = [f"{s['game']} (rules {s['rules_version']}{fmt}), {s.get('players', 2)} players: "
+             f"{s['games']} games from seed {s['seed']}, "
              f"{s['workers']} worker(s) ({s['backend']}), {checks}, {cap}"]
     shares = ", ".join(f"{k} {n} ({100 * n / played:.1f}%)" for k, n in s["results"].items())
     lines.append(f"results:   {shares or 'none'}")
+    wins = s.get("wins_by_player") or {}
+    shared = any("+" in k for k in s["results"])
+    if len(wins) > 2 or shared:  # with two players and no shared win, the results line says it all
+        lines.append("wins:      " + ", ".join(f"{p} {n} ({100 * n / played:.1f}%)" for p, n in wins.items())
+                     + (" (a shared win counts for each winner)" if shared else ""))
     lines.append(f"completed: {s['completed']} of {s['games']}, {s['errors']} error(s)")
     if s["games"] > s["errors"]:
         lines.append(f"per game:  {s['mean_turns']} turns, {s['mean_decisions']} decisions on average")
@@ -254,9 +268,13 @@ def format_summary(summary: dict[str, Any]) -> str:
 
 
 def aggregate(rb: Rulebook, games: int, seed: int, outcomes: list[dict[str, Any]],
-              failures_dir: str | Path | None) -> dict[str, Any]:
-    """Sum per-game outcomes (already in seed order) and save the failures' replays."""
+              failures_dir: str | Path | None, players: int = 2) -> dict[str, Any]:
+    """Sum per-game outcomes (already in seed order) and save the failures' replays.
+
+    `results` counts games by outcome ("P1", "P1+P3" for a shared win, "draw", "unfinished");
+    `wins_by_player` counts each seat's wins, a shared win once for each of its winners."""
     results: Counter[str] = Counter()
+    wins: Counter[str] = Counter({f"P{i + 1}": 0 for i in range(players)})
     errors: list[dict[str, Any]] = []
     failures: list[str] = []
     turns = decisions = completed = 0
@@ -272,11 +290,14 @@ def aggregate(rb: Rulebook, games: int, seed: int, outcomes: list[dict[str, Any]
             continue
         completed += o["completed"]
         results[o["key"]] += 1
+        if o["key"] not in ("draw", "unfinished"):
+            wins.update(o["key"].split("+"))
         turns += o["turns"]
         decisions += o["decisions"]
     done = max(1, len(outcomes) - len(errors))
     return {"game": rb.id, "rules_version": rb.rules_version, "games": games, "seed": seed,
             "completed": completed, "errors": len(errors), "error_samples": errors[:5],
-            "results": dict(sorted(results.items())),
+            "results": dict(sorted(results.items())), "players": players,
+            "wins_by_player": dict(sorted(wins.items(), key=lambda kv: int(kv[0][1:]))),
             "mean_turns": round(turns / done, 2), "mean_decisions": round(decisions / done, 1),
             "failures": failures}

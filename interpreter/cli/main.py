@@ -67,15 +67,60 @@ def _known_game(name: str) -> None:
         raise click.BadParameter(e.diagnostics[0].message, param_hint="GAME") from e
 
 
-def _setup(game_name: str, decks: tuple[str, ...] | None) -> tuple[Any, Any, list[Any]]:
-    from interpreter.cli.setup import load_game_env
+def _setup(game_name: str, decks: tuple[str, ...] | None, players: int | None = None,
+           fmt: str | None = None) -> tuple[Any, Any, list[Any]]:
+    from interpreter.cli.setup import SetupError, load_game_env
 
     _known_game(game_name)
     try:
-        return load_game_env(game_name, list(decks) if decks else None)
+        return load_game_env(game_name, list(decks) if decks else None, players, fmt)
+    except SetupError as e:
+        raise click.BadParameter(str(e), param_hint=e.param) from e
     except LoadError as e:
         _fail(e)
         raise
+
+
+class _SeatsCommand(click.Command):
+    """A command whose --decks takes one deck file per seat: `--decks A B C` (every word up to the
+    next option), spelled out for click as `--decks A --decks B --decks C`."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, _spread_decks(args))
+
+
+def _spread_decks(args: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            out += args[i - 1:]
+            break
+        if a != "--decks":
+            out.append(a)
+            continue
+        taken = 0
+        while i < len(args) and not (args[i].startswith("-") and args[i] != "-"):
+            out += ["--decks", args[i]]
+            i += 1
+            taken += 1
+        if not taken:
+            out.append(a)  # click reports the missing value
+    return out
+
+
+def _agent_names(agents: str | None, players: int) -> str:
+    """The --agents value, random at every seat when none is given."""
+    return agents if agents else ",".join(["random"] * players)
+
+
+_DECKS_HELP = ("Deck files, one per seat in seat order (--decks A B C); fewer decks than seats are dealt "
+               "again in turn (one deck sits at every seat). Put GAME before this option. "
+               "Default: the game's sample decks, in turn.")
+_PLAYERS_HELP = "Number of players (seats); one of the counts the rulebook allows [default: its players.count]."
+_FORMAT_HELP = "A format of the rulebook to play under (its seat counts, teams and rule edits; see its formats:)."
 
 
 def _seats(agents: str, players: int, seed: int, *, human: bool) -> tuple[tuple[str, ...], list[Any]]:
@@ -92,26 +137,27 @@ def _seats(agents: str, players: int, seed: int, *, human: bool) -> tuple[tuple[
         raise click.BadParameter(str(e), param_hint="--agents") from e
 
 
-@cli.command()
+@cli.command(cls=_SeatsCommand)
 @click.argument("game")
 @click.option("--seed", default=1, show_default=True, help="Seed for the game's random generator.")
-@click.option("--agents", default="random,random", show_default=True,
+@click.option("--players", "seats", type=click.IntRange(min=1), default=None, help=_PLAYERS_HELP)
+@click.option("--agents", default=None,
               help="Comma-separated agent per player: random, first, human, or mc (a Monte Carlo search; "
-                   "mc:N tries each option in N imagined worlds, 8 by default).")
-@click.option("--decks", nargs=2, type=click.Path(exists=True),
-              help="Two deck files, P1's then P2's (default: the samples).")
+                   "mc:N tries each option in N imagined worlds, 8 by default)  [default: random everywhere]")
+@click.option("--decks", multiple=True, type=click.Path(exists=True), metavar="DECK...", help=_DECKS_HELP)
+@click.option("--format", "fmt", default=None, metavar="NAME", help=_FORMAT_HELP)
 @click.option("--log", "log_format", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
 @click.option("--save-replay", type=click.Path(dir_okay=False), default=None,
               help="Save the game as a replay (JSON lines) that `sogo replay` reproduces.")
-def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: str,
-         save_replay: str | None) -> None:
+def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tuple[str, ...], fmt: str | None,
+         log_format: str, save_replay: str | None) -> None:
     """Play one complete game and print its log, each event with the rule it applies."""
     from interpreter.agents import ask
     from interpreter.engine.errors import GameError
     from interpreter.engine.game import Game
 
-    rb, cards, deck_lists = _setup(game, decks)
-    names, players = _seats(agents, len(deck_lists), seed, human=True)
+    rb, cards, deck_lists = _setup(game, decks, seats, fmt)
+    names, players = _seats(_agent_names(agents, len(deck_lists)), len(deck_lists), seed, human=True)
     for seat in players:
         if hasattr(seat, "use_cards"):
             seat.use_cards(rb, cards)  # a human player reads cards by name
@@ -167,12 +213,13 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
                    f"(rules {', '.join(r.get('rules', []))})")
 
 
-@cli.command()
+@cli.command(cls=_SeatsCommand)
 @click.argument("game")
 @click.option("-n", "games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
 @click.option("--seed", default=1, show_default=True, help="First seed; game i uses seed+i.")
-@click.option("--decks", nargs=2, type=click.Path(exists=True),
-              help="Two deck files, P1's then P2's (default: the samples).")
+@click.option("--players", "seats", type=click.IntRange(min=1), default=None, help=_PLAYERS_HELP)
+@click.option("--decks", multiple=True, type=click.Path(exists=True), metavar="DECK...", help=_DECKS_HELP)
+@click.option("--format", "fmt", default=None, metavar="NAME", help=_FORMAT_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes to play on (default: all cores); 1 plays in this process.")
@@ -189,7 +236,8 @@ def play(game: str, seed: int, agents: str, decks: tuple[str, ...], log_format: 
 @click.option("--agents", default=None,
               help="Comma-separated agent per player: random, first or mc[:N] (see `sogo play`)  "
                    "[default: random everywhere]")
-def simulate(game: str, games: int, seed: int, decks: tuple[str, ...], as_json: bool, workers: int | None,
+def simulate(game: str, games: int, seed: int, seats: int | None, decks: tuple[str, ...], fmt: str | None,
+             as_json: bool, workers: int | None,
              backend: str, dask_address: str | None, max_decisions: int, invariants: bool,
              failures_dir: str, agents: str | None) -> None:
     """Play many seeded games (random agents unless --agents says otherwise) and report outcomes,
@@ -204,8 +252,8 @@ def simulate(game: str, games: int, seed: int, decks: tuple[str, ...], as_json: 
     from interpreter.sim import format_summary
     from interpreter.sim import simulate as run_sim
 
-    rb, cards, deck_lists = _setup(game, decks)
-    seats = _seats(agents, len(deck_lists), seed, human=False)[0] if agents else None
+    rb, cards, deck_lists = _setup(game, decks, seats, fmt)
+    names = _seats(agents, len(deck_lists), seed, human=False)[0] if agents else None
     bar: Any = None
     if not as_json and sys.stderr.isatty():
         from tqdm import tqdm
@@ -216,7 +264,7 @@ def simulate(game: str, games: int, seed: int, decks: tuple[str, ...], as_json: 
         summary = run_sim(rb, cards, deck_lists, games, seed, invariants=invariants, backend=backend,
                           workers=workers or os.cpu_count() or 1, max_decisions=max_decisions,
                           failures_dir=failures_dir, progress=bar.update if bar is not None else None,
-                          dask_address=dask_address, agents=seats)
+                          dask_address=dask_address, agents=names)
     except RuntimeError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(1)

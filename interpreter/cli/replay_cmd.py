@@ -51,13 +51,16 @@ def replay(file: str, force: bool, log_format: str, rulebook_path: str | None, h
     except (OSError, LoadError) as e:
         _refuse(f"error: {e}")
     h = rep.header
+    fmt = h.get("rulebook_format")
     try:
-        rb = load_rulebook(rulebook_path or h.get("rulebook_dir") or h["rulebook"])
+        rb = load_rulebook(rulebook_path or h.get("rulebook_dir") or h["rulebook"],
+                           fmt=str(fmt) if fmt is not None else None)
         cards = load_cards(rb, [cards_dir(rb.id)])
     except LoadError as e:
         for d in e.diagnostics:
             click.echo(str(d), err=True)
-        _refuse(f"error: cannot load the rulebook '{h.get('rulebook')}' this replay was recorded under")
+        under = f" (format {fmt})" if fmt is not None else ""
+        _refuse(f"error: cannot load the rulebook '{h.get('rulebook')}'{under} this replay was recorded under")
     if rb.id != h.get("rulebook"):
         _refuse(f"error: {file} is a replay of '{h.get('rulebook')}', not of '{rb.id}'")
     hashes = content_hashes(rb, cards, h["decks"])

@@ -39,14 +39,56 @@ def sample_decks(where: str | Rulebook) -> list[Path]:
     return sorted(folder.glob("deck*.yaml"))
 
 
-def load_game_env(game: str, decks: list[str] | None) -> tuple[Any, Any, list[dict[str, list[str]]]]:
-    rb = load_rulebook(game)
+class SetupError(ValueError):
+    """A choice of seats, decks or format the game cannot be set up with; `param` names the option
+    (the CLI reports it as a usage error of that option)."""
+
+    def __init__(self, message: str, param: str) -> None:
+        super().__init__(message)
+        self.param = param
+
+
+def seat_counts(rb: Rulebook) -> list[int]:
+    """The numbers of players a rulebook (under its format, if one was chosen) may be played by:
+    `players.counts`, else just `players.count` (2 when the rulebook says nothing)."""
+    spec = rb.raw.get("players") or {}
+    count = int(spec.get("count", 2))
+    return [int(n) for n in spec.get("counts") or [count]]
+
+
+def default_seats(rb: Rulebook) -> int:
+    """The number of players a game has when none is asked for: the rulebook's `players.count`."""
+    return int((rb.raw.get("players") or {}).get("count", 2))
+
+
+def seat_decks(paths: list[Path], players: int) -> list[Path]:
+    """One deck per seat: the decks given, in turn, as many times over as it takes."""
+    return [paths[i % len(paths)] for i in range(players)]
+
+
+def load_game_env(game: str, decks: list[str] | None, players: int | None = None, fmt: str | None = None
+                  ) -> tuple[Any, Any, list[dict[str, list[str]]]]:
+    """The rulebook (under `fmt`, a format of it, if given), its cards and one deck list per seat.
+
+    `players` (default: the rulebook's `players.count`) must be one of its allowed seat counts. `decks`
+    are deck files, at most one per seat, dealt to the seats in turn (a single deck sits at every
+    seat); without them the game's sample decks are dealt the same way. SetupError for a seat count or
+    a number of decks the game cannot be set up with; LoadError for files that do not load."""
+    rb = load_rulebook(game) if fmt is None else load_rulebook(game, fmt=fmt)
+    allowed = seat_counts(rb)
+    seats = default_seats(rb) if players is None else players
+    if seats not in allowed:
+        counts = ", ".join(map(str, allowed[:-1])) + " or " + str(allowed[-1]) if len(allowed) > 1 else str(allowed[0])
+        under = f" (format {fmt})" if fmt else ""
+        raise SetupError(f"{seats} players: {rb.id}{under} is played by {counts} players", "--players")
+    if decks and len(decks) > seats:
+        raise SetupError(f"{len(decks)} decks for {seats} seats: give at most one deck per seat", "--decks")
     cards = load_cards(rb, [cards_dir(rb.id)])
     paths = [Path(d) for d in decks] if decks else sample_decks(rb)
     if not paths:
         raise LoadError.single(str(decks_dir(rb)), 1, 1, "no sample decks (deck*.yaml) for this game; looked in: "
                                + locations.describe_search("cards"))
-    players = int(rb.raw.get("players", {}).get("count", 2))
-    if len(paths) == 1:
-        paths = paths * players
-    return rb, cards, [load_deck(rb, cards, p) for p in paths[:players]]
+    loaded: dict[Path, dict[str, list[str]]] = {}
+    for path in dict.fromkeys(seat_decks(paths, seats)):
+        loaded[path] = load_deck(rb, cards, path)
+    return rb, cards, [{z: list(ids) for z, ids in loaded[p].items()} for p in seat_decks(paths, seats)]

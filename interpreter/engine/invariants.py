@@ -45,7 +45,7 @@ def check_invariants(game: Any, decision: Decision | None, total: int | None) ->
         if r["outcome"] == "win" and (not winners or any(w not in range(st.num_players) or w in st.left
                                                            for w in winners)):
             raise InvariantError(f"a win without a winner still in the game: {r}")
-        return len(seen)
+        return len(seen) + st.cards_gone
     for o in decision.options:
         v = o.value
         obj = v if isinstance(v, GameObject) else (v[1] if isinstance(v, tuple) and len(v) > 1 else None)
@@ -66,7 +66,7 @@ def check_invariants(game: Any, decision: Decision | None, total: int | None) ->
                 ctx = Ctx(game, None, you=p, vars={"p": p})
                 if not inv["check"](ctx):
                     raise InvariantError(f"invariant {inv['id']} ({', '.join(inv['rules'])}) fails for P{p + 1}")
-    return len(seen)
+    return len(seen) + st.cards_gone  # the total to compare the next step with
 
 
 def _listed_twice(zones: dict[Any, list[int]]) -> int:

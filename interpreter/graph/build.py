@@ -246,7 +246,8 @@ def flow_graph(graph: TurnGraph) -> nx.DiGraph:
 
 
 def check_reachable(graph: TurnGraph, comp: Compiler, loc_of: Callable[[str], Loc]) -> None:
-    """Every node must be reachable from a root along the execution order or a jump."""
+    """Every node must be reachable from a root along the execution order or a jump, and every root
+    must be able to start again (see check_repeats)."""
     fg = flow_graph(graph)
     seen: set[str] = set()
     for r in graph.roots:
@@ -255,3 +256,18 @@ def check_reachable(graph: TurnGraph, comp: Compiler, loc_of: Callable[[str], Lo
     for nid in graph.nodes:
         if nid not in seen:
             comp.error(loc_of(nid), f"node '{nid}' can never be reached")
+    check_repeats(graph, comp, loc_of, fg)
+
+
+def check_repeats(graph: TurnGraph, comp: Compiler, loc_of: Callable[[str], Loc],
+                  fg: nx.DiGraph | None = None) -> None:
+    """A turn structure repeats until an outcome ends the game: from its root, some path along the
+    execution order (a `next` transition, or a jump to the root) must lead back to the root. One
+    that cannot would run each of its nodes once and then stop with no result."""
+    fg = flow_graph(graph) if fg is None else fg
+    for r in graph.roots:
+        if fg.has_edge(r, r) or any(nx.has_path(fg, s, r) for s in fg.successors(r)):
+            continue
+        comp.error(loc_of(r), f"the turn structure '{r}' can never start again: nothing leads back to it "
+                              f"after its end (a turn repeats until an outcome ends the game: add "
+                              f"`next: [{{to: {r}}}]` to it)")

@@ -143,6 +143,12 @@ def _place(game: Game, zones: dict[str, Any]) -> None:
                     uo.states = {}
 
 
+def default_roles(rb: Rulebook) -> dict[str, str]:
+    """The roles a scenario without `setup.roles` starts with: `first` P1 and `second` P2, those of
+    the two the rulebook has (a rulebook with other roles gets none)."""
+    return {role: pkey for role, pkey in (("first", "P1"), ("second", "P2")) if role in rb.roles}
+
+
 def build_game(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) -> Game:
     setup = sc.get("setup", {}) or {}
     players = int(rb.raw.get("players", {}).get("count", 2))
@@ -156,7 +162,7 @@ def build_game(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) -> G
                     game._create(cid, p, zone)
         return game
     game.state.turn = int(setup.get("turn", 1))
-    for role, pkey in (setup.get("roles") or {"first": "P1", "second": "P2"}).items():
+    for role, pkey in (setup.get("roles") or default_roles(rb)).items():
         if role not in rb.roles:
             raise ValueError(f"setup.roles: unknown role '{role}'")
         game.state.roles[role] = _player(pkey, "setup.roles")
@@ -266,6 +272,10 @@ def _play(game: Game, answers: list[Any], stop: dict[str, Any]) -> list[Problem]
             d = game.advance()
             if d is None:
                 break
+            if d.player is None:  # asked of a role nobody holds: the scenario did not give it
+                return [(("setup", "roles"), f"the game asks no one ('{d.prompt}' for a role no player holds): "
+                                             f"give the roles the turn needs in setup.roles (this rulebook's: "
+                                             f"{', '.join(game.rb.roles)})")]
             if used >= len(answers):
                 if stop.get("when") == "answers_used":
                     break
