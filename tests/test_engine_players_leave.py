@@ -5,17 +5,13 @@ wins; several players may win together. With two players nothing changes (the go
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
-from toy_engine import TOY
+from toy_engine import game_of, toy_variant
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.invariants import check_invariants
-from interpreter.loader.cards import load_cards
-from interpreter.loader.rulebook import load_rulebook
-from interpreter.scenarios.runner import build_game
 
 CARDS = """game: toy
 cards:
@@ -41,24 +37,13 @@ cards:
 
 
 def _env(tmp_path: Path, players: int = 3) -> tuple[Any, Any]:
-    d = tmp_path / "toy"
-    shutil.copytree(TOY, d)
-    text = (d / "rulebook.yaml").read_text(encoding="utf-8")
-    (d / "rulebook.yaml").write_text(text.replace("count: 2}", f"count: {players}}}"), encoding="utf-8")
-    text = (d / "all.yaml").read_text(encoding="utf-8")
-    text = text.replace("    - {id: ct_other, rules: [\"7\"], player: non_turn_player}",
-                        "    - {id: ct_other, rules: [\"7\"], players: \"opponents(turn_player)\"}")
-    (d / "all.yaml").write_text(text, encoding="utf-8")
-    (tmp_path / "cards").mkdir()
-    (tmp_path / "cards" / "c.yaml").write_text(CARDS, encoding="utf-8")
-    rb = load_rulebook(str(d))
-    return rb, load_cards(rb, [TOY / "cards", tmp_path / "cards"])
+    return toy_variant(tmp_path, cards=CARDS, head=(("count: 2}", f"count: {players}}}"),), replace=(
+        ("    - {id: ct_other, rules: [\"7\"], player: non_turn_player}",
+         "    - {id: ct_other, rules: [\"7\"], players: \"opponents(turn_player)\"}"),))
 
 
 def _game(env: tuple[Any, Any], zones: dict[str, Any]) -> Any:
-    rb, cards = env
-    sc = {"setup": {"start_at": "round", "turn": 0, "roles": {"mover": "P1", "other_side": "P2"}, "zones": zones}}
-    return build_game(sc, rb, cards)
+    return game_of(env, zones)
 
 
 def _ctx(g: Any) -> Ctx:

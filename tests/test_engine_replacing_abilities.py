@@ -7,11 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from toy_engine import TOY
-
-from interpreter.loader.cards import load_cards
-from interpreter.loader.rulebook import load_rulebook
-from interpreter.scenarios.runner import build_game
+from toy_engine import game_of, toy_variant
 
 CARDS = """game: toy
 cards:
@@ -40,12 +36,7 @@ cards:
 
 
 def _game(tmp_path: Path, zones: dict[str, Any]) -> Any:
-    rb = load_rulebook(str(TOY))
-    (tmp_path / "cards").mkdir()
-    (tmp_path / "cards" / "c.yaml").write_text(CARDS, encoding="utf-8")
-    cards = load_cards(rb, [TOY / "cards", tmp_path / "cards"])
-    sc = {"setup": {"start_at": "round", "turn": 0, "roles": {"mover": "P1", "other_side": "P2"}, "zones": zones}}
-    return build_game(sc, rb, cards)
+    return game_of(toy_variant(tmp_path, cards=CARDS), zones)
 
 
 def _names(g: Any, zone: str) -> list[str]:

@@ -4,15 +4,10 @@ an activated ability is still offered only while it holds; continuous abilities 
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
-from toy_engine import TOY
-
-from interpreter.loader.cards import load_cards
-from interpreter.loader.rulebook import load_rulebook
-from interpreter.scenarios.runner import build_game
+from toy_engine import game_of, toy_variant
 
 CARDS = """game: toy
 cards:
@@ -55,28 +50,19 @@ cards:
 """
 
 
+CONDITIONS = """  - {id: when_one, rules: ["4"], kind: condition, group: when, if: "stage == 1",
+     checked_when_resolving: true}
+  - {id: when_two, rules: ["4"], kind: condition, group: when, if: "stage == 2",
+     checked_when_resolving: true}"""
+
+
 def _env(tmp_path: Path) -> tuple[Any, Any]:
-    d = tmp_path / "toy"
-    shutil.copytree(TOY, d)
-    text = (d / "all.yaml").read_text(encoding="utf-8")
-    text = text.replace("  - {id: on_ping, rules: [\"4\"], kind: trigger, trigger: {event: ping}}",
-                        "  - {id: on_ping, rules: [\"4\"], kind: trigger, trigger: {event: ping}}\n"
-                        "  - {id: when_one, rules: [\"4\"], kind: condition, group: when, if: \"stage == 1\",\n"
-                        "     checked_when_resolving: true}\n"
-                        "  - {id: when_two, rules: [\"4\"], kind: condition, group: when, if: \"stage == 2\",\n"
-                        "     checked_when_resolving: true}")
-    (d / "all.yaml").write_text(text, encoding="utf-8")
-    (tmp_path / "cards").mkdir()
-    (tmp_path / "cards" / "c.yaml").write_text(CARDS, encoding="utf-8")
-    rb = load_rulebook(str(d))
-    return rb, load_cards(rb, [TOY / "cards", tmp_path / "cards"])
+    keyword = "  - {id: on_ping, rules: [\"4\"], kind: trigger, trigger: {event: ping}}"
+    return toy_variant(tmp_path, cards=CARDS, replace=((keyword, keyword + "\n" + CONDITIONS),))
 
 
 def _game(env: tuple[Any, Any], zones: dict[str, Any]) -> Any:
-    rb, cards = env
-    sc = {"setup": {"start_at": "round", "turn": 0, "roles": {"mover": "P1", "other_side": "P2"},
-                    "vars": {"resolved": 0}, "zones": zones}}
-    return build_game(sc, rb, cards)
+    return game_of(env, zones, {"resolved": 0})
 
 
 def test_auto_ability_triggers_but_does_not_resolve_when_unmet(tmp_path):

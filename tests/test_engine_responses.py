@@ -5,17 +5,13 @@ first; a negated response does nothing; a negated ability does not resolve but i
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-from toy_engine import TOY
+from toy_engine import game_of, toy_variant
 
-from interpreter.loader.cards import load_cards
 from interpreter.loader.diagnostics import LoadError
-from interpreter.loader.rulebook import load_rulebook
-from interpreter.scenarios.runner import build_game
 
 RULES = """
 responses:
@@ -63,24 +59,13 @@ cards:
 
 
 def _env(tmp_path: Path, cards: str = CARDS) -> tuple[Any, Any]:
-    d = tmp_path / "toy"
-    shutil.copytree(TOY, d)
-    text = (d / "all.yaml").read_text(encoding="utf-8")
-    text = text.replace("  - {id: aura, rules: [\"4\"], played: never}",
-                        "  - {id: aura, rules: [\"4\"], played: never}\n"
-                        "  - {id: counter, rules: [\"4\"], played: in_response}")
-    (d / "all.yaml").write_text(text + RULES, encoding="utf-8")
-    (tmp_path / "cards").mkdir()
-    (tmp_path / "cards" / "responses.yaml").write_text(cards, encoding="utf-8")
-    rb = load_rulebook(str(d))
-    return rb, load_cards(rb, [TOY / "cards", tmp_path / "cards"])
+    return toy_variant(tmp_path, cards=cards, append=RULES, replace=(
+        ("  - {id: aura, rules: [\"4\"], played: never}",
+         "  - {id: aura, rules: [\"4\"], played: never}\n  - {id: counter, rules: [\"4\"], played: in_response}"),))
 
 
 def _game(env: tuple[Any, Any], zones: dict[str, Any]) -> Any:
-    rb, cards = env
-    sc = {"setup": {"start_at": "round", "turn": 0, "roles": {"mover": "P1", "other_side": "P2"},
-                    "vars": {"used": 0}, "zones": zones}}
-    return build_game(sc, rb, cards)
+    return game_of(env, zones, {"used": 0})
 
 
 def _answer(g: Any, prefix: str, player: int) -> None:

@@ -4,15 +4,11 @@ may look at (a zone's `face_down_seen_by_master`)."""
 
 from __future__ import annotations
 
-import shutil
-
-from toy_engine import TOY, toy_game
+from toy_engine import game_of, toy_game, toy_variant
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.functions import f_newest
-from interpreter.loader.cards import load_cards
-from interpreter.loader.rulebook import load_rulebook
-from interpreter.scenarios.runner import build_game
+from interpreter.verbs.registry import load_all
 
 
 def _ping(g, scope):
@@ -43,19 +39,11 @@ def test_newest_n_is_the_most_recently_placed_first():
 
 
 def test_face_down_cards_seen_by_their_master_only(tmp_path):
-    d = tmp_path / "toy"
-    shutil.copytree(TOY, d)
-    text = (d / "all.yaml").read_text(encoding="utf-8")
-    old = "  - {id: field, rules: [\"3\"], owner: player, visibility: public, ordered: false, groups: [board]}"
-    assert old in text
-    text = text.replace(old, "  - {id: field, rules: [\"3\"], owner: player, visibility: public, ordered: false, "
-                             "groups: [board], states: [face], face_down_seen_by_master: true}")
-    (d / "all.yaml").write_text(text, encoding="utf-8")
-    rb = load_rulebook(str(d))
-    cards = load_cards(rb, [TOY / "cards"])
-    sc = {"setup": {"start_at": "round", "turn": 0, "roles": {"mover": "P1", "other_side": "P2"},
-                    "zones": {"P1": {"field": ["U-PLAIN"], "pile": ["U-DASH"]}}}}
-    g = build_game(sc, rb, cards)
+    old = "groups: [board]}"
+    env = toy_variant(tmp_path, replace=(("ordered: false, " + old,
+                                          "ordered: false, groups: [board], states: [face], "
+                                          "face_down_seen_by_master: true}"),))
+    g = game_of(env, {"P1": {"field": ["U-PLAIN"], "pile": ["U-DASH"]}})
     (field_card,) = [g.state.objects[oid] for oid in g.state.zone("field", 0)]
     g.set_state(field_card, "face", "down", Ctx(g, None, you=0))
     assert g.can_see(field_card, 0) and not g.can_see(field_card, 1)
@@ -64,18 +52,9 @@ def test_face_down_cards_seen_by_their_master_only(tmp_path):
 
 
 def test_hidden_facts_are_shown_for_hidden_cards(tmp_path):
-    d = tmp_path / "toy_facts"
-    shutil.copytree(TOY, d)
-    text = (d / "all.yaml").read_text(encoding="utf-8")
-    old = "  - {id: hand, rules: [\"3\"], owner: player, visibility: owner, ordered: false, cancels_pending: true}"
-    assert old in text
-    text = text.replace(old, old[:-1] + ", hidden_facts: {blue: \"'blue' in as_list(it.tags)\"}}")
-    (d / "all.yaml").write_text(text, encoding="utf-8")
-    rb = load_rulebook(str(d))
-    cards = load_cards(rb, [TOY / "cards"])
-    sc = {"setup": {"start_at": "round", "turn": 0, "roles": {"mover": "P1", "other_side": "P2"},
-                    "zones": {"P1": {"hand": ["U-PLAIN", "U-DASH"]}}}}
-    g = build_game(sc, rb, cards)
+    facts = "hidden_facts: {blue: \"'blue' in as_list(it.tags)\"}"
+    env = toy_variant(tmp_path, replace=(("cancels_pending: true}", f"cancels_pending: true, {facts}}}"),))
+    g = game_of(env, {"P1": {"hand": ["U-PLAIN", "U-DASH"]}})
     seen_by_other = g.view(1)["zones"]["hand@P1"]
     assert all(c["card"] is None for c in seen_by_other), "the cards stay hidden"
     assert sorted(c["facts"]["blue"] for c in seen_by_other) == [False, True]
@@ -85,20 +64,8 @@ def test_hidden_facts_are_shown_for_hidden_cards(tmp_path):
 
 
 def test_owner_locked_zones_refuse_a_move_into_another_players_zone(tmp_path):
-    d = tmp_path / "toy_locked"
-    shutil.copytree(TOY, d)
-    text = (d / "all.yaml").read_text(encoding="utf-8")
-    old = "zone_rules: {id: zone_rules, rules: [\"3\"], identity_kept_within: [board], to_owner_except: []}"
-    assert old in text
-    text = text.replace(old, old[:-1] + ", owner_locked: true}")
-    (d / "all.yaml").write_text(text, encoding="utf-8")
-    rb = load_rulebook(str(d))
-    cards = load_cards(rb, [TOY / "cards"])
-    sc = {"setup": {"start_at": "round", "turn": 0, "roles": {"mover": "P1", "other_side": "P2"},
-                    "zones": {"P1": {"hand": ["U-PLAIN", "U-DASH"]}}}}
-    g = build_game(sc, rb, cards)
-    from interpreter.verbs.registry import load_all
-
+    env = toy_variant(tmp_path, replace=(("to_owner_except: []}", "to_owner_except: [], owner_locked: true}"),))
+    g = game_of(env, {"P1": {"hand": ["U-PLAIN", "U-DASH"]}})
     move = load_all()["move"]
     ctx = Ctx(g, None, you=0)
     plain, dash = (g.state.objects[oid] for oid in list(g.state.zone("hand", 0)))

@@ -122,31 +122,8 @@ def _placeholders(template: Any) -> set[str]:
     return set()
 
 
-def quote_end(text: str, pos: int, quotes: tuple[tuple[str, str], ...], close: str = "") -> int:
-    """Where the text from `pos` stops being inside what encloses it: the first `close` (without
-    one: the first closing quote of the rulebook's quote pairs) that no quote opened after `pos`
-    matches; the text's end if there is none."""
-    closes = [close] if close else [c for o, c in quotes if o != c]
-    stack: list[str] = []
-    i = pos
-    while i < len(text):
-        if stack and text.startswith(stack[-1], i):
-            i += len(stack.pop())
-            continue
-        if not stack and any(text.startswith(c, i) for c in closes):
-            return i
-        opened = next(((o, c) for o, c in quotes if text.startswith(o, i)), None)
-        if opened is not None:
-            stack.append(opened[1])
-            i += len(opened[0])
-        else:
-            i += 1
-    return len(text)
-
-
-def outside_quotes(text: str, pos: int, ends: tuple[str, ...], quotes: tuple[tuple[str, str], ...]) -> int:
-    """The end of the first of `ends` at or after `pos` that is not inside a quote opened after
-    `pos` (a sentence end inside 「...」 belongs to the quoted text); the text's end if none."""
+def _top_level(text: str, pos: int, quotes: tuple[tuple[str, str], ...]) -> Iterator[int]:
+    """The positions from `pos` on that no quote opened after `pos` encloses."""
     stack: list[str] = []
     i = pos
     while i < len(text):
@@ -154,15 +131,30 @@ def outside_quotes(text: str, pos: int, ends: tuple[str, ...], quotes: tuple[tup
             i += len(stack.pop())
             continue
         if not stack:
-            for e in ends:
-                if e and text.startswith(e, i):
-                    return i + len(e)
+            yield i
         opened = next(((o, c) for o, c in quotes if text.startswith(o, i)), None)
         if opened is not None:
             stack.append(opened[1])
             i += len(opened[0])
         else:
             i += 1
+
+
+def quote_end(text: str, pos: int, quotes: tuple[tuple[str, str], ...], close: str = "") -> int:
+    """Where the text from `pos` stops being inside what encloses it: the first `close` (without
+    one: the first closing quote of the rulebook's quote pairs) that no quote opened after `pos`
+    matches; the text's end if there is none."""
+    closes = [close] if close else [c for o, c in quotes if o != c]
+    return next((i for i in _top_level(text, pos, quotes) if any(text.startswith(c, i) for c in closes)), len(text))
+
+
+def outside_quotes(text: str, pos: int, ends: tuple[str, ...], quotes: tuple[tuple[str, str], ...]) -> int:
+    """The end of the first of `ends` at or after `pos` that is not inside a quote opened after
+    `pos` (a sentence end inside 「...」 belongs to the quoted text); the text's end if none."""
+    for i in _top_level(text, pos, quotes):
+        for e in ends:
+            if e and text.startswith(e, i):
+                return i + len(e)
     return len(text)
 
 

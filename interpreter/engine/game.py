@@ -19,7 +19,7 @@ from interpreter.engine.determinize import redeal_hidden
 from interpreter.engine.errors import GameError, IllegalAnswer
 from interpreter.engine.functions import Multiset
 from interpreter.engine.log import LogEntry
-from interpreter.loader.model import GRANTED, Ability, CardDef, Rulebook, ability_label
+from interpreter.loader.model import GRANTED, Ability, CardDef, Rulebook, ability_label, engine_kind
 from interpreter.state.objects import FACE, Effect, GameObject, GameState, remap
 from interpreter.timing import check_timing as ct
 from interpreter.timing import continuous as cont
@@ -135,14 +135,13 @@ class Game:
         self.teams_lose_together = bool(teams_spec.get("lose_together"))
         # A move naming another player's zone does not happen (zone_rules.owner_locked).
         self.owner_locked = bool((rb.raw.get("zone_rules") or {}).get("owner_locked"))
+        printed_or_granted = [ab for c in cards.values() for ab in c.abilities] + [g.base for g in rb.grants]
         # Some card or grant has a continuous ability that replaces an event (timing/replacement.py).
         self.replacing_abilities = any(ab.kind == "continuous" and ab.continuous and "instead" in ab.continuous
-                                       for c in cards.values() for ab in c.abilities) or any(
-            g.base.kind == "continuous" and g.base.continuous and "instead" in g.base.continuous for g in rb.grants)
+                                       for ab in printed_or_granted)
         # Some card or grant has an ability played in response: plays open response windows.
-        self.responses_possible = bool(rb.timing.get("responses")) and (
-            any(ab.kind == "response" for c in cards.values() for ab in c.abilities)
-            or any(g.base.kind == "response" for g in rb.grants))
+        self.responses_possible = bool(rb.timing.get("responses")) and any(
+            ab.kind == "response" for ab in printed_or_granted)
         # Fields rule-process conditions read (None: any): a continuous effect on them wakes every process.
         reads = [p.reads_fields for p in rb.rule_processes]
         self.process_fields: frozenset[str] | None = (
@@ -171,9 +170,7 @@ class Game:
             (k, k[0], bool(rb.zones[k[0]].raw.get("top_only"))) for k in self.state.zones if k[0] in ability_zones]
         self.ability_zone_set = frozenset(ability_zones)
         # A rulebook's ability kind -> how it is played (activated | auto | continuous).
-        engine_kinds = {"voluntarily": "activated", "on_trigger": "auto", "never": "continuous"}
-        self.kind_of: dict[str, str] = {str(k.get("id")): engine_kinds.get(str(k.get("played", "")), str(k.get("id")))
-                                        for k in rb.raw.get("ability_kinds", []) or []}
+        self.kind_of: dict[str, str] = {str(k.get("id")): engine_kind(k) for k in rb.raw.get("ability_kinds", []) or []}
         self._zone_defaults: dict[str, dict[str, Any]] = {}  # zone -> its cards' default states (rulebook data)
         self.auto_steps = 0  # effect steps run so far, against the rulebook's cap on automatic steps
         self._start_runtime()
@@ -520,8 +517,7 @@ class Game:
     def players_in(self) -> list[int]:
         """The players still in the game, in seat order."""
         left = self.state.left
-        return [p for p in range(self.state.num_players) if p not in left] if left else \
-            list(range(self.state.num_players))
+        return [p for p in range(self.state.num_players) if p not in left]
 
     def attr(self, obj: Any, name: str) -> Any:
         if type(obj) is GameObject:
@@ -887,26 +883,20 @@ class Game:
             winners |= {q for p in winners for q in self.teammates(p)}  # a team wins together
             if self.teams_lose_together:
                 losers |= {q for p in losers for q in self.teammates(p)}
-        if (winners and winners >= set(present)) or (winners & losers):
+        remaining = [p for p in present if p not in losers]
+        if (winners and winners >= set(present)) or (winners & losers) or (not winners and not remaining):
             self.end_game(None, "draw", rules + tuple(self.rb.outcomes.get("rules") or ()))
             return
         if winners:
             self.end_game(sorted(winners), "win", rules)
             return
-        remaining = [p for p in present if p not in losers]
-        if self.teams and remaining and any(set(remaining) <= set(team) for team in self.teams):
+        one_team_left = any(set(remaining) <= set(team) for team in self.teams)
+        if one_team_left or len(remaining) > 1:
             for p in sorted(losers):
                 if p in present:
                     self.leave(p, rules)
-            self.end_game(remaining, "win", rules)  # one team is left: its players still in win
-        elif len(remaining) == 1:
-            self.end_game(remaining, "win", rules)
-        elif not remaining:
-            self.end_game(None, "draw", rules + tuple(self.rb.outcomes.get("rules") or ()))
-        else:
-            for p in sorted(losers):
-                if p in present:
-                    self.leave(p, rules)
+        if one_team_left or len(remaining) == 1:
+            self.end_game(remaining, "win", rules)  # the last player, or the last team's players, win
 
     def leave(self, player: int, rules: tuple[str, ...]) -> None:
         """A player who lost leaves a game that goes on (Re:Birth 12.4): the cards they own cease to

@@ -17,7 +17,7 @@ from interpreter.cardtext.normalize import TextRules, pin_of, split_abilities
 from interpreter.engine.functions import Multiset
 from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.diagnostics import Diagnostic, Diagnostics, LoadError
-from interpreter.loader.model import GRANTED, Ability, CardDef, Grant, Rulebook
+from interpreter.loader.model import GRANTED, Ability, CardDef, Grant, Rulebook, engine_kind
 from interpreter.loader.names import collect_names, positional_bindings
 from interpreter.loader.schema import schema_names, validate
 from interpreter.loader.yaml_safe import load_yaml
@@ -130,7 +130,6 @@ def _check_field(rb: Rulebook, f: dict[str, Any], value: Any, loc: Loc, comp: Co
     return value
 
 
-ENGINE_KINDS = {"voluntarily": "activated", "on_trigger": "auto", "never": "continuous", "in_response": "response"}
 
 
 def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler,
@@ -151,7 +150,7 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
         comp.error(loc.at("kind"), f"unknown ability kind {kind!r} (expected one of: {', '.join(sorted(kinds))})")
         return None
     # A rulebook names its ability kinds; the engine treats each by how it is played.
-    kind = ENGINE_KINDS.get((kind_defs.get(kind) or {}).get("played", ""), str(kind))
+    kind = engine_kind(kind_defs.get(kind) or {"id": kind})
     triggers: list[dict[str, Any]] = []
     limit: int | None = None
     gate: str | None = None

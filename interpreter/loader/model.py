@@ -88,6 +88,16 @@ class Ability:
     resolving_conditions: tuple[tuple[str, Fn], ...] = ()
 
 
+ENGINE_KINDS: Final = {"voluntarily": "activated", "on_trigger": "auto", "never": "continuous",
+                       "in_response": "response"}
+"""How a rulebook's ability kind is played (its `played`) -> the engine's kind of ability."""
+
+
+def engine_kind(kind_def: dict[str, Any]) -> str:
+    """The engine's kind for a rulebook's ability kind: by how it is played, else its own id."""
+    return ENGINE_KINDS.get(str(kind_def.get("played", "")), str(kind_def.get("id")))
+
+
 GRANTED: Final = 1000
 """The first index of a granted ability: a card's printed abilities are numbered from 0, the abilities
 grants give (`grant:` in an effect description) from here, one number per grant in the rulebook's

@@ -22,7 +22,7 @@ from interpreter.expr.compiler import constant
 from interpreter.graph.build import TurnGraph, build_graph, check_reachable, jump_targets
 from interpreter.loader.compile import Compiler, Known, Loc
 from interpreter.loader.diagnostics import Diagnostics
-from interpreter.loader.model import Action, DeckRule, RuleProcess, Template, ZoneDef
+from interpreter.loader.model import Action, DeckRule, RuleProcess, Template, ZoneDef, engine_kind
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -455,13 +455,12 @@ def check_timing_sections(m: Merged, comp: Compiler, processes: list[RuleProcess
     resp = timing.get("responses")
     if resp:
         loc = m.loc("responses")
-        kinds = {str(k.get("id")): k.get("played") for k in d.get("ability_kinds", []) or [] if isinstance(k, dict)}
+        kinds = {str(k.get("id")): k for k in d.get("ability_kinds", []) or [] if isinstance(k, dict)}
         for i, k in enumerate(resp.get("after_cost_of", []) or []):
             if kinds and k not in kinds:
                 comp.error(loc.at("after_cost_of", i), f"unknown ability kind '{k}' (expected one of: "
                                                         f"{', '.join(sorted(kinds))})")
-        engine_kinds = [{"voluntarily": "activated", "on_trigger": "auto"}.get(str(kinds.get(k)), k)
-                        for k in resp.get("after_cost_of", []) or []]
+        engine_kinds = [engine_kind(kinds.get(k) or {"id": k}) for k in resp.get("after_cost_of", []) or []]
         timing["responses"] = {**resp, "after_cost_of": engine_kinds,
                                "compiled_players": comp.expr(resp["players"], loc.at("players"))
                                if "players" in resp else None}
