@@ -432,8 +432,10 @@ def test_seed_specifics() -> None:
     assert doc.get("1.1.1").text.startswith("以下のルールは 2 名のプレイヤーにより対戦を行うゲームに")  # type: ignore[union-attr]
 
 
-def test_seed_without_numbering_has_no_rules() -> None:
+def test_seed_without_numbering_has_no_numbered_rules() -> None:
     path = SEEDS / "004_91774ec3d02fabd5.txt"
     if not path.is_file():
         pytest.skip(f"seed texts not available at {SEEDS}")
-    assert parse_rules(path.read_text(encoding="utf-8"), str(path)).rules == {}
+    text = path.read_text(encoding="utf-8")
+    assert parse_rules(text, str(path), layout="numbered").rules == {}
+    assert parse_rules(text, str(path)).layout == "unnumbered"  # tests/test_rulestext_unnumbered.py

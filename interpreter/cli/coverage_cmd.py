@@ -18,10 +18,13 @@ from interpreter.loader.diagnostics import LoadError
               help="The comprehensive-rules text the rulebook encodes.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
               show_default=True, help="Report format.")
-def coverage(rulebook: str, rules_file: str, fmt: str) -> None:
+@click.option("--layout", type=click.Choice(["auto", "numbered", "unnumbered"]), default="auto", show_default=True,
+              help="How to read FILE: numbered rules, or an unnumbered page of headings and bullets whose rules "
+                   "are cited by the ids `sogo rules parse` prints; auto tells them apart.")
+def coverage(rulebook: str, rules_file: str, fmt: str, layout: str) -> None:
     """Report how much of the rules text RULES the rulebook RULEBOOK (a game id or directory) covers."""
     from interpreter.rbdiff.raw import load_raw_rulebook
-    from interpreter.rulestext import RulesTextError, load_text, parse_rules
+    from interpreter.rulestext import RulesTextError, read_rules
     from interpreter.rulestext.coverage import bad_message, compute_coverage, render_coverage
 
     try:
@@ -30,13 +33,10 @@ def coverage(rulebook: str, rules_file: str, fmt: str) -> None:
         click.echo(str(error), err=True)
         raise click.exceptions.Exit(1) from error
     try:
-        doc = parse_rules(load_text(rules_file), source=rules_file)
+        doc = read_rules(rules_file, layout)
     except RulesTextError as error:
         click.echo(str(error), err=True)
         raise click.exceptions.Exit(1) from error
-    if not doc.rules:
-        click.echo(f"{rules_file}:1:1: no numbered rules found", err=True)
-        raise click.exceptions.Exit(1)
     report = compute_coverage(book, doc)
     click.echo(render_coverage(report, fmt), nl=False)
     for citation in report.bad:

@@ -18,9 +18,13 @@ import click
 
 from interpreter.cli.output import write_report
 from interpreter.loader.diagnostics import LoadError
-from interpreter.rulestext import FORMATS, RuleDoc, RulesTextError, diff_rules, load_text, parse_rules, render
+from interpreter.rulestext import FORMATS, LAYOUTS, Rule, RuleDoc, RulesTextError, diff_rules, read_rules, render
 from interpreter.rulestext.diff import RulesDiff
 from interpreter.rulestext.impact import Impact
+
+LAYOUT_HELP = ("How to read the text: numbered rules (1.2.1.), an unnumbered page of headings and 「・」 bullets "
+               "(rules get derived ids, see docs/rules-versions.md), or auto: numbered when rule numbers are "
+               "found, else a page.")
 
 
 @click.group(name="rules")
@@ -46,12 +50,25 @@ def _located_errors(path: str) -> Iterator[None]:
         _fail(f"{path}:1:1: internal error: {type(error).__name__}: {error}")
 
 
-def _load(path: str) -> RuleDoc:
-    """Read and parse one file; a file without numbered rules is an error."""
-    doc = parse_rules(load_text(path), source=path)
-    if not doc.rules:
-        raise RulesTextError(path, "no numbered rules found (expected rule numbers such as 1.2.1. or 1-2-1.)")
-    return doc
+def _load(path: str, layout: str = "auto") -> RuleDoc:
+    """Read and parse one file; a file that yields no rules is an error."""
+    return read_rules(path, layout)
+
+
+def _summary(doc: RuleDoc, path: str) -> str:
+    counts = doc.counts()
+    version = f", version {doc.version}" if doc.version else ""
+    date = f" ({doc.date})" if doc.date else ""
+    if doc.unnumbered:
+        return (f"{path}: unnumbered page: {counts['rules']} rules: {counts['headings']} headings, "
+                f"{counts['bullets']} bullets, {counts['notes']} notes, {counts['paragraphs']} paragraphs, "
+                f"{counts['examples']} examples ({counts['detail']} below a detail toggle); "
+                f"{counts['changes']} change records, {counts['unparsed']} unparsed, {counts['dropped']} toggle "
+                f"lines dropped{version}{date}")
+    return (f"{path}: {counts['rules']} rules in {counts['sections']} sections, {counts['items']} items, "
+            f"{counts['unparsed']} unparsed, {counts['dropped']} header/footer lines dropped, "
+            f"{counts['toc_lines']} table-of-contents lines skipped, {counts['appendix_sections']} appendix "
+            f"sections, {counts['gaps']} numbering gaps{version}{date}")
 
 
 def _report_parse(doc: RuleDoc, path: str) -> None:
@@ -59,41 +76,51 @@ def _report_parse(doc: RuleDoc, path: str) -> None:
     for line in doc.unparsed:
         reason = f" ({line.reason})" if line.reason else ""
         click.echo(f"{path}:{line.line}: unparsed: {line.text}{reason}", err=True)
-    counts = doc.counts()
-    version = f", version {doc.version}" if doc.version else ""
-    date = f" ({doc.date})" if doc.date else ""
-    click.echo(
-        f"{path}: {counts['rules']} rules in {counts['sections']} sections, {counts['items']} items, "
-        f"{counts['unparsed']} unparsed, {counts['dropped']} header/footer lines dropped, "
-        f"{counts['toc_lines']} table-of-contents lines skipped, {counts['appendix_sections']} appendix "
-        f"sections, {counts['gaps']} numbering gaps{version}{date}",
-        err=True,
-    )
+    click.echo(_summary(doc, path), err=True)
     for note in doc.notes:
         click.echo(f"{path}: note: {note}", err=True)
 
 
+def _label(rule: Rule, limit: int = 100) -> str:
+    """Heading, or first line of the text (with its marker on a page), shortened."""
+    label = rule.heading or (f"{rule.marker}{rule.text}" if rule.kind else rule.text).split("\n", 1)[0]
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
 def _outline(doc: RuleDoc) -> str:
-    """Indented outline of the rule tree, one rule per line."""
+    """Indented outline of the rule tree, one rule per line (a page's rules with their ids)."""
     lines: list[str] = []
     for rule in doc.ordered():
         indent = "  " * (rule.depth - 1)
-        label = rule.heading or rule.text.split("\n", 1)[0]
-        if len(label) > 100:
-            label = label[:99] + "…"
-        lines.append(f"{indent}{rule.number} {label}  [line {rule.line}]")
+        where = [f"line {rule.line}"] + (["detail"] if rule.detail else [])
+        where += [f"{change.kind} {change.date}" for change in rule.changes]
+        lines.append(f"{indent}{rule.number} {_label(rule)}  [{', '.join(where)}]")
     return "\n".join(lines) + "\n"
+
+
+def _changes(doc: RuleDoc, fmt: str) -> str:
+    """The dated notes of a page as change records: one per line, or a JSON list."""
+    records = [{"id": rule.number, **change.to_dict(), "text": _label(rule, 60)} for rule, change in doc.changes()]
+    if fmt == "json":
+        return json.dumps(records, ensure_ascii=False, indent=2) + "\n"
+    return "".join(f"{r['date']} {r['kind']:<9} {r['id']:<11} {r['text']}  [line {r['line']}]\n" for r in records)
 
 
 @rules.command("parse")
 @click.argument("file", type=str)
 @click.option("--format", "fmt", type=click.Choice(["json", "text"]), default="json", show_default=True,
-              help="json: the rule tree; text: an indented outline.")
-def parse_command(file: str, fmt: str) -> None:
+              help="json: the rule tree; text: an indented outline, each rule's number or id beside its text.")
+@click.option("--layout", type=click.Choice(list(LAYOUTS)), default="auto", show_default=True, help=LAYOUT_HELP)
+@click.option("--changes", "changes", is_flag=True,
+              help="List the dated notes of an unnumbered page (\"(2024/9/20 更新)\") as change records instead.")
+def parse_command(file: str, fmt: str, layout: str, changes: bool) -> None:
     """Parse FILE and print its rule tree (unparsed lines and counts go to stderr)."""
     with _located_errors(file):
-        doc = _load(file)
-        output = doc_json(doc) if fmt == "json" else _outline(doc)
+        doc = _load(file, layout)
+        if changes:
+            output = _changes(doc, fmt)
+        else:
+            output = doc_json(doc) if fmt == "json" else _outline(doc)
         _report_parse(doc, file)
     click.echo(output, nl=False)
 
@@ -134,13 +161,14 @@ def rulebook_impact_hook(
                    "the rules that changed.")
 @click.option("--scenarios", "scenarios", type=click.Path(file_okay=False), default=None,
               help="Scenario directory for the Impact section (default: tests/scenarios/<rulebook id>).")
+@click.option("--layout", type=click.Choice(list(LAYOUTS)), default="auto", show_default=True, help=LAYOUT_HELP)
 def diff_command(old: str, new: str, fmt: str, output: str | None, rulebook: str | None,
-                 scenarios: str | None) -> None:
+                 scenarios: str | None, layout: str) -> None:
     """Compare two revisions OLD and NEW of a rules text, matching rules by content."""
     with _located_errors(old):
-        old_doc = _load(old)
+        old_doc = _load(old, layout)
     with _located_errors(new):
-        new_doc = _load(new)
+        new_doc = _load(new, layout)
     with _located_errors(new):
         result = diff_rules(old_doc, new_doc)
         report = render(result, fmt)

@@ -1,18 +1,21 @@
 """Tools for tracking revisions of comprehensive-rules texts.
 
-``parse_rules`` turns an extracted rules document into a rule tree,
-``diff_rules`` compares two revisions by content, and ``render`` writes the
-result as text, Markdown, JSON or HTML.
+``parse_rules`` turns an extracted rules document into a rule tree (a numbered
+text, or an unnumbered page of headings and bullets whose rules get derived
+ids, see :mod:`.ids`), ``diff_rules`` compares two revisions by content, and
+``render`` writes the result as text, Markdown, JSON or HTML.
 """
 
 from .diff import DiffEntry, RulesDiff, diff_rules
-from .model import Rule, RuleDoc, RuleItem
-from .parse import parse_rules
+from .model import ChangeRecord, Rule, RuleDoc, RuleItem
+from .parse import LAYOUTS, parse_rules
 from .report import FORMATS, render
-from .source import RulesTextError, load_text
+from .source import RulesTextError, load_text, read_rules
 
 __all__ = [
     "FORMATS",
+    "LAYOUTS",
+    "ChangeRecord",
     "DiffEntry",
     "Rule",
     "RuleDoc",
@@ -22,5 +25,6 @@ __all__ = [
     "diff_rules",
     "load_text",
     "parse_rules",
+    "read_rules",
     "render",
 ]

@@ -6,7 +6,8 @@ element cites it), ``not_encoded`` (listed in ``not_encoded`` with a reason),
 accounted for) or ``ignored``. Citations of numbers the text does not have are
 errors: they are how a rulebook silently drifts from the rules it claims to
 encode. Percentages are given over leaf rules (rules without children: the
-ones that state something) and over all rules.
+ones that state something) and over all rules. An unnumbered page is cited by
+the ids its parse gives (:mod:`.ids`).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.rbdiff.raw import Citation, RawRulebook, rule_key
+from interpreter.rbdiff.raw import Citation, RawRulebook
 
+from .cite import cite_key
 from .model import RuleDoc
 
 STATUSES = ("encoded", "not_encoded", "covered", "ignored")
@@ -126,7 +128,7 @@ def compute_coverage(book: RawRulebook, doc: RuleDoc) -> CoverageReport:
     """Sort every rule of ``doc`` into a status and collect citations ``doc`` does not have."""
     report = CoverageReport(rulebook=book.id, rulebook_dir=str(book.directory), rulebook_version=book.version,
                             rules_source=doc.source, rules_version=doc.version)
-    by_key = {rule.key: rule.number for rule in doc.rules.values()}
+    by_key = {cite_key(rule.number): rule.number for rule in doc.rules.values()}
     entries = {rule.number: RuleCoverage(rule.number, rule.line, _label(doc, rule.number), not rule.children,
                                          children=len(rule.children))
                for rule in doc.ordered()}
@@ -134,7 +136,7 @@ def compute_coverage(book: RawRulebook, doc: RuleDoc) -> CoverageReport:
     report.citations = sum(1 for c in citations if not c.not_encoded)
     report.elements = len({(c.file, c.path) for c in citations if not c.not_encoded})
     for citation in citations:
-        key = rule_key(citation.rule)
+        key = cite_key(citation.rule)
         number = by_key.get(key) if key is not None else None
         if number is None:
             report.bad.append(citation)

@@ -3,7 +3,9 @@
 Rules are paired by content (see :mod:`.matching`), then each pair is sorted
 into exactly one list: renumbered (same text, new number), xref_only (only
 cross-reference numbers changed), or changed (meaning changed). Unpaired rules
-are added or removed.
+are added or removed. On an unnumbered page the "numbers" are derived ids
+(:mod:`.ids`): a renumbered entry is one whose heading was renamed or that
+moved to another heading, and a changed entry has a new id.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class DiffEntry:
     similarity: float | None = None
     ops: list[Op] = field(default_factory=list)
     xrefs: list[XrefChange] = field(default_factory=list)
+    order: tuple[int, ...] = ()  # the rule's position key: derived ids do not sort by themselves
 
     @property
     def renumbered(self) -> bool:
@@ -122,7 +125,7 @@ class RulesDiff:
 
 def _order(entry: DiffEntry) -> tuple[tuple[int, ...], int]:
     number = entry.new_number or entry.old_number or entry.number
-    key = tuple(int(part) for part in number.replace("-", ".").split(".") if part.isdigit())
+    key = entry.order or tuple(int(part) for part in number.replace("-", ".").split(".") if part.isdigit())
     return key, 0 if entry.kind != "removed" else 1
 
 
@@ -155,15 +158,18 @@ def diff_rules(old: RuleDoc, new: RuleDoc) -> RulesDiff:
         else:
             result.unchanged += 1
             spacing_only += before.content() != after.content()
+    # An unnumbered page cites no rule numbers, so numbers in its text are not cross-references.
+    numbered = not (old.unnumbered or new.unnumbered)
     for i, j, ratio in similar:
         before, after = old_rules[i], new_rules[j]
         xrefs = xref_only_changes(before.content(), after.content(), old_numbering, new_numbering,
-                                  renumbering)
+                                  renumbering) if numbered else None
         kind = "xref_only" if xrefs is not None else "changed"
         entry = _entry(kind, before, after, ratio)
         entry.ops = inline_ops(before.content(), after.content())
-        entry.xrefs = xrefs if xrefs is not None else _xref_changes(before, after, old_numbering,
-                                                                     new_numbering, renumbering)
+        if numbered:
+            entry.xrefs = xrefs if xrefs is not None else _xref_changes(before, after, old_numbering,
+                                                                         new_numbering, renumbering)
         getattr(result, kind).append(entry)
     paired_old = used_old | {i for i, _, _ in similar}
     paired_new = used_new | {j for _, j, _ in similar}
@@ -180,6 +186,8 @@ def diff_rules(old: RuleDoc, new: RuleDoc) -> RulesDiff:
     if spacing_only:
         result.notes.append(f"{spacing_only} rules differ only in spacing or line breaks "
                             "(treated as unchanged)")
+    if old.layout != new.layout:
+        result.notes.append(f"layout changed: {old.layout} -> {new.layout} (rules paired by content only)")
     if old.numbering and new.numbering and old.numbering.example != new.numbering.example:
         result.notes.append(f"numbering style changed: {old.numbering.example} -> {new.numbering.example}")
     return result
@@ -200,6 +208,7 @@ def _entry(kind: str, before: Rule | None, after: Rule | None, ratio: float | No
         old_line=before.line if before else None,
         new_line=after.line if after else None,
         similarity=ratio,
+        order=shown.key,
     )
 
 

@@ -6,6 +6,9 @@ Citations are looked up by the rule's *old* number (that is what the rulebook,
 written against the old text, says); a renumbered rule's citations must be
 renumbered. A new rule is looked up by its new number, unless that number
 belonged to an old rule that moved, whose citations are then listed there.
+On an unnumbered page the "numbers" are the ids of :mod:`.ids`; a rule whose
+wording changed has a new id, so its citations are to be moved like a
+renumbered rule's.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from typing import Any
 
 from interpreter import locations
 from interpreter.loader.diagnostics import LoadError
-from interpreter.rbdiff.raw import Citation, RawRulebook, display_path, load_citations, rule_key
+from interpreter.rbdiff.raw import Citation, RawRulebook, display_path, load_citations
 
+from .cite import cite_key
 from .diff import DiffEntry, RulesDiff
 from .model import RuleDoc
 
@@ -128,20 +132,20 @@ def load_scenario_citations(directory: Path) -> tuple[list[Citation], int, list[
     return found, len(files), problems
 
 
-def _index(citations: list[Citation]) -> dict[tuple[int, ...], list[Citation]]:
-    by_key: dict[tuple[int, ...], list[Citation]] = {}
+def _index(citations: list[Citation]) -> dict[str, list[Citation]]:
+    by_key: dict[str, list[Citation]] = {}
     for citation in citations:
-        key = rule_key(citation.rule)
+        key = cite_key(citation.rule)
         if key is not None:
             by_key.setdefault(key, []).append(citation)
     return by_key
 
 
-def _number_key(number: str | None) -> tuple[int, ...] | None:
-    return rule_key(number) if number else None
+def _number_key(number: str | None) -> str | None:
+    return cite_key(number) if number else None
 
 
-def _action(entry: DiffEntry, moved_from: dict[tuple[int, ...], str]) -> tuple[str, str | None] | None:
+def _action(entry: DiffEntry, moved_from: dict[str, str]) -> tuple[str, str | None] | None:
     """What to do about citations of this entry and the number to look them up by; None: no impact."""
     old, new = entry.old_number, entry.new_number
     if entry.kind == "removed":
@@ -154,7 +158,7 @@ def _action(entry: DiffEntry, moved_from: dict[tuple[int, ...], str]) -> tuple[s
         if not entry.renumbered:
             return None  # only cross-references inside the text moved: nothing cites anything new
         return f"renumbered: the citation must be renumbered {old} -> {new}", old
-    holder = moved_from.get(_number_key(new) or ())
+    holder = moved_from.get(_number_key(new) or "")
     if holder is not None:
         return (f"new rule; number {new} belonged to old rule {new} (now {holder}), whose citations are "
                 "listed there: encode the new rule or list it in not_encoded"), None
@@ -173,7 +177,7 @@ def compute_impact(diff: RulesDiff, book: RawRulebook, scenarios_dir: Path | Non
         impact.notes.append(f"no scenarios directory at {display_path(scenarios)}")
     impact.notes += [f"scenario not read: {problem}" for problem in problems]
     in_book, in_scenarios = _index(book_citations), _index(scenario_citations)
-    moved_from: dict[tuple[int, ...], str] = {}
+    moved_from: dict[str, str] = {}
     for entry in diff.entries():
         key = _number_key(entry.old_number)
         if key is not None and (entry.kind == "removed" or entry.renumbered):
@@ -186,14 +190,14 @@ def compute_impact(diff: RulesDiff, book: RawRulebook, scenarios_dir: Path | Non
         key = _number_key(number)
         impact.entries.append(ImpactEntry(
             kind=entry.kind, old_number=entry.old_number, new_number=entry.new_number, heading=entry.heading,
-            action=action, number_now=moved_from.get(_number_key(entry.new_number) or ())
+            action=action, number_now=moved_from.get(_number_key(entry.new_number) or "")
             if entry.kind == "added" else None,
             rulebook=in_book.get(key, []) if key else [],
             scenarios=in_scenarios.get(key, []) if key else [],
         ))
     if old_doc is not None:
-        known = {rule.key for rule in old_doc.rules.values()}
-        stale = [c for c in book_citations if rule_key(c.rule) not in known]
+        known = {cite_key(rule.number) for rule in old_doc.rules.values()}
+        stale = [c for c in book_citations if cite_key(c.rule) not in known]
         if stale:
             numbers = list(dict.fromkeys(c.rule for c in stale))
             shown = ", ".join(numbers[:10]) + (f", … ({len(numbers)} numbers)" if len(numbers) > 10 else "")

@@ -33,12 +33,34 @@ class RuleItem:
 
 
 @dataclass
+class ChangeRecord:
+    """A dated note such as "(2024/9/20 更新)": when the page says this entry was added or updated.
+
+    Pages without version numbers date their edits entry by entry; these are
+    their change log, so they are kept as data rather than left in the text only.
+    """
+
+    date: str  # YYYY-MM-DD
+    kind: str  # added | updated | changed | corrected | removed
+    written: str  # the note as printed
+    line: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"date": self.date, "kind": self.kind, "written": self.written, "line": self.line}
+
+
+@dataclass
 class Rule:
     """One numbered rule, as written in the document.
 
     ``text`` is the body in document order, items included (one per line,
     with their marker); ``items`` lists the same bullets/notes/examples with
     their kind and line, for consumers that want them apart.
+
+    On an unnumbered page (:mod:`.unnumbered`) every heading and every bullet,
+    note, paragraph or example is a rule of its own: ``number`` is its id,
+    ``key`` its position (ordinal path) for ordering, ``kind`` says which it is.
     """
 
     number: str
@@ -50,16 +72,21 @@ class Rule:
     parent: str | None = None
     children: list[str] = field(default_factory=list)
     emphasised: bool = False  # bold in the source: some documents mark changes that way
+    kind: str | None = None  # unnumbered pages: heading | bullet | note | paragraph | example
+    marker: str = ""  # unnumbered pages: the bullet's marker as printed ("・", "※")
+    detail: bool = False  # unnumbered pages: below a "show more detailed rules" toggle
+    changes: list[ChangeRecord] = field(default_factory=list)
+    section_id: str | None = None  # unnumbered pages: id of the top-level heading above
 
     @property
     def depth(self) -> int:
-        """Number of components in the rule number."""
+        """Number of components in the rule number (for a page entry, of its position)."""
         return len(self.key)
 
     @property
     def section(self) -> str:
-        """Top-level section number, used to group reports."""
-        return str(self.key[0])
+        """Top-level section number (or heading id), used to group reports."""
+        return self.section_id if self.section_id is not None else str(self.key[0])
 
     def content(self) -> str:
         """Heading and body as one string: what the diff compares."""
@@ -79,6 +106,14 @@ class Rule:
             data["items"] = [item.to_dict() for item in self.items]
         if self.emphasised:
             data["emphasised"] = True
+        if self.kind is not None:
+            data["kind"] = self.kind
+            if self.marker:
+                data["marker"] = self.marker
+            if self.detail:
+                data["detail"] = True
+            if self.changes:
+                data["changes"] = [change.to_dict() for change in self.changes]
         return data
 
 
@@ -159,6 +194,16 @@ class RuleDoc:
     dropped: list[SourceLine] = field(default_factory=list)
     gaps: list[Gap] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    layout: str = "numbered"  # or "unnumbered": a page of headings and bullets (see .unnumbered)
+
+    @property
+    def unnumbered(self) -> bool:
+        """True for a page of headings and bullets whose rule ids were derived, not printed."""
+        return self.layout == "unnumbered"
+
+    def changes(self) -> list[tuple[Rule, ChangeRecord]]:
+        """Every dated note with the rule that carries it, in document order."""
+        return [(rule, change) for rule in self.ordered() for change in rule.changes]
 
     def ordered(self) -> list[Rule]:
         """Rules in document order."""
@@ -186,6 +231,13 @@ class RuleDoc:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form; rules are listed in document order."""
+        data = self._numbered_dict()
+        if self.unnumbered:
+            data["layout"] = self.layout
+            data["changes"] = [{"id": rule.number, **change.to_dict()} for rule, change in self.changes()]
+        return data
+
+    def _numbered_dict(self) -> dict[str, Any]:
         return {
             "source": self.source,
             "title": self.title,
@@ -204,7 +256,16 @@ class RuleDoc:
         }
 
     def counts(self) -> dict[str, int]:
-        """Summary numbers for the CLI and the tests."""
+        """Summary numbers for the CLI and the tests (an unnumbered page also counts entries by kind)."""
+        counts = self._numbered_counts()
+        if self.unnumbered:
+            for kind in ("heading", "bullet", "note", "paragraph", "example"):
+                counts[kind + "s"] = sum(1 for rule in self.rules.values() if rule.kind == kind)
+            counts["detail"] = sum(1 for rule in self.rules.values() if rule.detail)
+            counts["changes"] = len(self.changes())
+        return counts
+
+    def _numbered_counts(self) -> dict[str, int]:
         return {
             "rules": len(self.rules),
             "sections": sum(1 for rule in self.rules.values() if rule.depth == 1),

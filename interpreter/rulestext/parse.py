@@ -18,6 +18,7 @@ from .lines import Line, item_kind, split_lines
 from .model import AppendixSection, Numbering, Rule, RuleDoc, RuleItem, SourceLine
 from .numbering import NumberMatch, NumberMatcher, Step, detect_numbering, is_regular, next_step
 from .tree import link_tree
+from .unnumbered import parse_page
 from .version import find_version
 
 _APPENDIX_TITLE = re.compile(
@@ -410,6 +411,36 @@ def _span(numbers: list[str]) -> str:
     return f"{numbers[0]} … {numbers[-1]}"
 
 
-def parse_rules(text: str, source: str = "<text>") -> RuleDoc:
-    """Parse a rules document into a :class:`RuleDoc` (numbering style auto-detected)."""
+LAYOUTS = ("auto", "numbered", "unnumbered")
+FEW_NUMBERED = 3  # fewer numbered lines than this on a page of headings and bullets are stray numbers
+MIN_PAGE_HEADINGS = 3
+MIN_PAGE_BULLETS = 5
+
+
+def parse_numbered(text: str, source: str = "<text>") -> RuleDoc:
+    """Parse a numbered rules document (numbering style auto-detected)."""
     return _Parser(text, source).run()
+
+
+def parse_rules(text: str, source: str = "<text>", layout: str = "auto") -> RuleDoc:
+    """Parse a rules document into a :class:`RuleDoc`.
+
+    ``layout`` "auto" reads a numbered text as before and falls back to an
+    unnumbered page (:mod:`.unnumbered`) when no rule numbers are found, or only
+    a stray one or two on a page that is plainly headings and bullets.
+    """
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
+    if layout == "unnumbered":
+        return parse_page(text, source)
+    numbered = parse_numbered(text, source)
+    if layout == "numbered" or len(numbered.rules) >= FEW_NUMBERED:
+        return numbered
+    page = parse_page(text, source)
+    counts = page.counts()
+    if not page.rules or (numbered.rules and (counts["headings"] < MIN_PAGE_HEADINGS
+                                              or counts["bullets"] < MIN_PAGE_BULLETS)):
+        return numbered
+    found = f"only {len(numbered.rules)} numbered lines" if numbered.rules else "no rule numbers"
+    page.notes.insert(0, f"read as an unnumbered page of headings and bullets ({found} found)")
+    return page

@@ -64,6 +64,8 @@ def summary_line(diff: RulesDiff) -> str:
 
 def shift_signature(entry: DiffEntry) -> tuple[object, ...]:
     """How a renumbering moved a rule: level, delta and the unchanged prefix."""
+    if not _numeric(entry.old_number) or not _numeric(entry.new_number):
+        return ("id", entry.old_number, entry.new_number)  # derived ids: nothing to group by
     old = _key(entry.old_number or "")
     new = _key(entry.new_number or "")
     if len(old) != len(new):
@@ -92,6 +94,11 @@ def run_label(run: Sequence[DiffEntry]) -> str:
         return f"{first.old_number} → {first.new_number}"
     return (f"{first.old_number} … {last.old_number} → {first.new_number} … {last.new_number} "
             f"({len(run)} rules)")
+
+
+def _numeric(number: str | None) -> bool:
+    parts = (number or "").rstrip(".").replace("-", ".").split(".")
+    return all(part.isdigit() for part in parts)
 
 
 def _key(number: str) -> tuple[int, ...]:

@@ -7,6 +7,10 @@ jump to), so the position of a bad byte is worked out here.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .model import RuleDoc
 
 
 class RulesTextError(Exception):
@@ -43,3 +47,24 @@ def load_text(path: str | Path) -> str:
         col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")) + 1
         raise RulesTextError(name, f"not valid UTF-8 (byte 0x{data[error.start]:02x})", line, col) from error
     return text.removeprefix("\ufeff")
+
+
+def no_rules_message(layout: str) -> str:
+    """Why a text gave no rules, in one line, for the layout that was asked for."""
+    numbered = "no numbered rules found (expected rule numbers such as 1.2.1. or 1-2-1.)"
+    page = "headings with 「・」 bullets of an unnumbered page"
+    if layout == "numbered":
+        return numbered
+    if layout == "unnumbered":
+        return f"no {page} found"
+    return f"{numbered}, nor {page} (--layout chooses the reading)"
+
+
+def read_rules(path: str | Path, layout: str = "auto") -> RuleDoc:
+    """Read and parse a rules text; a text that yields no rules is a located error, not an empty tree."""
+    from .parse import parse_rules  # local: the parser is only needed once the file was read
+
+    doc = parse_rules(load_text(path), source=str(path), layout=layout)
+    if not doc.rules:
+        raise RulesTextError(str(path), no_rules_message(layout))
+    return doc
