@@ -120,7 +120,7 @@ class CoverageReport:
 
 def _label(doc: RuleDoc, number: str) -> str:
     rule = doc.rules[number]
-    text = rule.heading or rule.text.split("\n", 1)[0]
+    text = rule.heading or rule.content().split("\n", 1)[0]  # a page entry with its marker
     return text if len(text) <= 40 else text[:39] + "…"
 
 

@@ -150,16 +150,17 @@ def diff_rules(old: RuleDoc, new: RuleDoc) -> RulesDiff:
     renumbering = {old_rules[i].key: new_rules[j].key for i, j in identical}
     renumbering.update({old_rules[i].key: new_rules[j].key for i, j, _ in similar})
 
+    # An unnumbered page cites no rule numbers, so numbers in its text are not cross-references,
+    # and a rule keeps its place when it keeps its id (its position key moves with every insertion).
+    numbered = not (old.unnumbered or new.unnumbered)
     spacing_only = 0
     for i, j in identical:
         before, after = old_rules[i], new_rules[j]
-        if before.key != after.key:
+        if (before.key != after.key) if numbered else (before.number != after.number):
             result.renumbered.append(_entry("renumbered", before, after))
         else:
             result.unchanged += 1
             spacing_only += before.content() != after.content()
-    # An unnumbered page cites no rule numbers, so numbers in its text are not cross-references.
-    numbered = not (old.unnumbered or new.unnumbered)
     for i, j, ratio in similar:
         before, after = old_rules[i], new_rules[j]
         xrefs = xref_only_changes(before.content(), after.content(), old_numbering, new_numbering,

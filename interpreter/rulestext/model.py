@@ -89,8 +89,9 @@ class Rule:
         return self.section_id if self.section_id is not None else str(self.key[0])
 
     def content(self) -> str:
-        """Heading and body as one string: what the diff compares."""
-        return "\n".join(part for part in (self.heading, self.text) if part)
+        """Heading and body as one string: what the diff compares (a page entry with its marker)."""
+        text = f"{self.marker}{self.text}" if self.kind and self.marker else self.text
+        return "\n".join(part for part in (self.heading, text) if part)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""

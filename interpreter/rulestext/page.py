@@ -92,14 +92,15 @@ def classify(lines: Sequence[Line]) -> list[PageLine]:
 
 
 def _repeated_toggles(found: list[PageLine]) -> None:
-    """A heading-shaped line printed again and again before bullets is a toggle, whatever its words."""
-    counts = Counter(entry.text for entry in found if entry.kind in ("heading", "text"))
-    before_items: Counter[str] = Counter(
-        entry.text for entry, after in zip(found, found[1:], strict=False) if after.kind == "item")
-    for entry in found:
-        if (counts[entry.text] >= TOGGLE_REPEATS and before_items[entry.text] >= TOGGLE_REPEATS
-                and heading_shaped(entry.text)):
-            entry.kind = "toggle"
+    """A heading-shaped line printed again and again between a heading's entries and more bullets is a
+    toggle, whatever its words; a repeated title right below another heading stays a heading."""
+    placed = [index for index in range(1, len(found) - 1)
+              if found[index].kind in ("heading", "text") and heading_shaped(found[index].text)
+              and found[index - 1].kind in ("item", "text") and found[index + 1].kind == "item"]
+    counts = Counter(found[index].text for index in placed)
+    for index in placed:
+        if counts[found[index].text] >= TOGGLE_REPEATS:
+            found[index].kind = "toggle"
 
 
 __all__ = ["PageLine", "classify", "heading_shaped", "page_item"]
