@@ -172,6 +172,47 @@ def f_teammates(env: Any, p: int | None) -> list[int]:
     return env.game.teammates(p)
 
 
+def f_players_from(env: Any, p: int | None) -> list[int]:
+    """The players still in the game in turn order, starting with `p` (priority: "the turn player
+    first, then the others in turn order")."""
+    return env.game.players_from(p)
+
+
+def f_players_left(env: Any) -> list[int]:
+    """The players who have left the game, in the order they left."""
+    return list(env.game.state.left)
+
+
+def f_turn_team(env: Any) -> list[int]:
+    """The players taking the current turn: the turn player, with team turns their teammates too."""
+    return env.game.turn_team()
+
+
+def f_next_player(env: Any, p: int | None) -> int | None:
+    """The player right after `p` in the turn order as it stood when this turn began (null if they
+    have left since: their place stays empty until the turn ends)."""
+    return env.game.beside(p, 1)
+
+
+def f_previous_player(env: Any, p: int | None) -> int | None:
+    """The player right before `p` in the turn order as it stood when this turn began (as next_player)."""
+    return env.game.beside(p, -1)
+
+
+def f_turns_taken(env: Any, p: int | None) -> int:
+    """How many turns `p` has taken (as the turn player or one of a turn team)."""
+    st = env.game.state
+    return st.turns_taken[p] if isinstance(p, int) and 0 <= p < st.num_players else 0
+
+
+def f_cards_of(env: Any, zone: str, players: Any) -> list[GameObject]:
+    """The cards of zone `zone` of each of several players, in the order the players are given."""
+    out: list[GameObject] = []
+    for p in _as_list(players):
+        out.extend(f_cards(env, zone, p))
+    return out
+
+
 def f_newest(env: Any, v: Any, n: Any = None) -> Any:
     """The card placed most recently (by placement time, kept even in unordered zones), or with `n`
     the `n` most recent, newest first."""
@@ -354,6 +395,13 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("other", f_other, 1, 1, pass_env=True),
         FuncSpec("opponents", f_opponents, 1, 1, pass_env=True),
         FuncSpec("teammates", f_teammates, 1, 1, pass_env=True),
+        FuncSpec("players_from", f_players_from, 1, 1, pass_env=True),
+        FuncSpec("players_left", f_players_left, 0, 0, pass_env=True),
+        FuncSpec("turn_team", f_turn_team, 0, 0, pass_env=True),
+        FuncSpec("next_player", f_next_player, 1, 1, pass_env=True),
+        FuncSpec("previous_player", f_previous_player, 1, 1, pass_env=True),
+        FuncSpec("turns_taken", f_turns_taken, 1, 1, pass_env=True),
+        FuncSpec("cards_of", f_cards_of, 2, 2, pass_env=True),
         FuncSpec("newest", f_newest, 1, 2, pass_env=True),
         FuncSpec("holder_present", f_holder_present, 1, 1, pass_env=True),
         FuncSpec("under", f_under, 1, 1, pass_env=True),

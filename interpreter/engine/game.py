@@ -133,6 +133,12 @@ class Game:
         teams_spec = (rb.format or {}).get("teams") or {}
         self.teams: list[list[int]] = [[int(x) - 1 for x in team] for team in teams_spec.get("seats", []) or []]
         self.teams_lose_together = bool(teams_spec.get("lose_together"))
+        # `turns: team`: a turn is the turn player's team's (turn_team()); `share_hidden`: teammates
+        # see what each other sees.
+        self.team_turns = teams_spec.get("turns") == "team"
+        self.team_sight = bool(teams_spec.get("share_hidden"))
+        # A format's rule for players leaving a game that goes on: (its spec, its compiled winners).
+        self.after_leaving: tuple[dict[str, Any], Any] | None = rb.after_leaving
         # A move naming another player's zone does not happen (zone_rules.owner_locked).
         self.owner_locked = bool((rb.raw.get("zone_rules") or {}).get("owner_locked"))
         printed_or_granted = [ab for c in cards.values() for ab in c.abilities] + [g.base for g in rb.grants]
@@ -428,8 +434,10 @@ class Game:
             self.loop_draw("decisions")
             return [decision.options[0].value] if decision.min > 0 else []
         if self.state.left and decision.player in self.state.left:
-            # Nothing is processed for a player who has left (Re:Birth 12.4.7): the least answer.
-            return [o.value for o in decision.options[:decision.min]]
+            # Nothing is processed for a player who has left (Re:Birth 12.4.7): a pass where there
+            # is one, else the least answer.
+            passing = [o.value for o in decision.options if o.id == "pass"]
+            return passing[:1] if passing and decision.min <= 1 else [o.value for o in decision.options[:decision.min]]
         if restartable and self._restartable_here(ctx):
             self.resume_at = [(steps, i, c) for steps, i, c, _ in self.frames]
         values = yield decision
@@ -492,6 +500,9 @@ class Game:
         reader = POSITIONAL.get(name)
         if reader is not None:
             return reader(ctx)
+        designation = self.rb.designations.get(name)
+        if designation is not None:
+            return designation.otherwise(ctx)  # not designated here: what the name means elsewhere
         return self.state.roles.get(name)
 
     def _other(self, p: int | None) -> int | None:
@@ -518,6 +529,36 @@ class Game:
         """The players still in the game, in seat order."""
         left = self.state.left
         return [p for p in range(self.state.num_players) if p not in left]
+
+    def players_from(self, p: int | None) -> list[int]:
+        """The players still in the game in turn (seat) order, starting with `p` (or the first after
+        `p` when `p` has left): "the turn player first, then the others in turn order"."""
+        n = self.state.num_players
+        if p is None:
+            return self.players_in()
+        left = self.state.left
+        return [q for q in ((p + k) % n for k in range(n)) if q not in left]
+
+    def turn_team(self) -> list[int]:
+        """The players taking the current turn, still in the game: the turn player, and with team
+        turns (a format's `teams.turns: team`) their teammates, in turn order."""
+        tp = self.cur_tp
+        if tp is None:
+            return []
+        if not self.team_turns:
+            return [] if tp in self.state.left else [tp]
+        team = {tp, *self.teammates(tp)}
+        return [q for q in self.players_from(tp) if q in team]
+
+    def beside(self, p: int | None, step: int) -> int | None:
+        """The player just after (`step` 1) or just before (-1) `p` in the turn order as it stood
+        when the current turn began; None if that player has left since (their place stays empty
+        until the turn ends) or is `p` itself."""
+        seats = self.state.seating
+        if p is None or p not in seats:
+            return None
+        q = seats[(seats.index(p) + step) % len(seats)]
+        return None if q == p or q in self.state.left else q
 
     def attr(self, obj: Any, name: str) -> Any:
         if type(obj) is GameObject:
@@ -585,6 +626,11 @@ class Game:
 
     # -- visibility ----------------------------------------------------------------------
     def can_see(self, obj: GameObject, player: int) -> bool:
+        if self.team_sight:
+            return any(self._sees(obj, p) for p in [player] + self.teammates(player))
+        return self._sees(obj, player)
+
+    def _sees(self, obj: GameObject, player: int) -> bool:
         if obj.states.get(FACE) == "down":
             return player in obj.known_to or (obj.zone_player == player and obj.zone in self._seen_face_down)
         vis = self.rb.zones[obj.zone].visibility
@@ -891,12 +937,25 @@ class Game:
             self.end_game(sorted(winners), "win", rules)
             return
         one_team_left = any(set(remaining) <= set(team) for team in self.teams)
+        leavers = [p for p in sorted(losers) if p in present]
         if one_team_left or len(remaining) > 1:
-            for p in sorted(losers):
-                if p in present:
-                    self.leave(p, rules)
+            for p in leavers:
+                self.leave(p, rules)
         if one_team_left or len(remaining) == 1:
             self.end_game(remaining, "win", rules)  # the last player, or the last team's players, win
+        elif leavers:
+            self._after_leaving(leavers)
+
+    def _after_leaving(self, leavers: list[int]) -> None:
+        """A format's rule for when players leave a game that goes on (`after_leaving`): the players
+        its expression gives, with `leavers` bound to those who just left, win at once."""
+        if self.after_leaving is None:
+            return
+        spec, winners_of_leave = self.after_leaving
+        ctx = Ctx(self, None, you=self.cur_tp, rules=tuple(spec.get("rules") or ()), vars={"leavers": leavers})
+        winners = sorted({p for p in winners_of_leave(ctx) or [] if p is not None and p not in self.state.left})
+        if winners:
+            self.end_game(winners, "win", ctx.rules)
 
     def leave(self, player: int, rules: tuple[str, ...]) -> None:
         """A player who lost leaves a game that goes on (Re:Birth 12.4): the cards they own cease to
@@ -954,7 +1013,7 @@ class Game:
     def check_timing(self, ctx: Ctx) -> Gen:
         return (yield from ct.check_timing(self, ctx))
 
-    def play_timing(self, player: int, actions: list[str], ctx: Ctx) -> Gen:
+    def play_timing(self, player: int | list[int], actions: list[str], ctx: Ctx) -> Gen:
         yield from pt.play_timing(self, player, actions, ctx)
 
     # -- views -----------------------------------------------------------------------------

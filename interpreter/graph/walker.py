@@ -32,6 +32,9 @@ def enter(game: Game, node: CNode) -> None:
         game.cur_ap = st.roles.get(ap)
     if node.counts_turn:
         st.turn += 1
+        st.seating = game.players_in()
+        for p in game.turn_team():
+            st.turns_taken[p] += 1
         game.touched()
         game.forget_departed()
         st.ability_uses.clear()

@@ -7,6 +7,7 @@ expected; every error of every file is reported at once.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import partial
@@ -204,10 +205,35 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
     elif "answers" in raw:
         comp.error(loc.at("answers"), f"'answers' is for abilities played in response; this one is {kind}",
                    at_key=True)
+    designates = tuple(rb.designations[n] for n in _names_read(rb, raw.get("effect"), set(rb.designations))) \
+        if rb.designations and kind != "continuous" else ()
     return Ability(index, kind, tuple(rules), triggers, cost,
                    bool(raw.get("optional", False)), effect, continuous, limit, gate, tuple(kws),
                    str(raw.get("text", "")), tuple(conditions), answers,
-                   tuple(resolving) if kind != "continuous" else ())
+                   tuple(resolving) if kind != "continuous" else (), designates)
+
+
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _names_read(rb: Rulebook, raw: Any, wanted: set[str], seen: frozenset[str] = frozenset()) -> list[str]:
+    """Which of the `wanted` names an effect's text mentions, in its templates too (a word of an
+    expression; a prompt is no expression), in the order of `wanted`'s rulebook."""
+    found: set[str] = set()
+    stack = [raw]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            found.update(w for w in WORD.findall(v) if w in wanted)
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, dict):
+            stack.extend(x for k, x in v.items() if k != "prompt")
+            tpl = v.get("template") if "template" in v else None
+            if isinstance(tpl, str) and tpl not in seen:
+                body = next((t.get("do") for t in rb.raw.get("templates", []) or [] if t.get("id") == tpl), None)
+                found.update(_names_read(rb, body, wanted, seen | {tpl}))
+    return [n for n in rb.designations if n in found]
 
 
 def _default_keywords(rb: Rulebook, kws: list[Any], card_type: str | None) -> list[str]:

@@ -86,6 +86,24 @@ class Ability:
     answers: Fn | None = None  # a response ability: what it may be presented against (`target`)
     # Conditions checked again when the ability starts to resolve (`checked_when_resolving`).
     resolving_conditions: tuple[tuple[str, Fn], ...] = ()
+    # The rulebook's designations its effect reads: made when it starts to resolve (Designation).
+    designates: tuple[Designation, ...] = ()
+
+
+@dataclass(frozen=True)
+class Designation:
+    """A name a played effect designates as it starts to resolve (a `designations` element): the
+    player `by` chooses `count` of `pool` (no choice when that is all of them); read anywhere else
+    (a continuous ability), the name means `otherwise`. E.g. "the opponent" as one designated
+    player in a played effect but every opponent in a continuous one."""
+
+    id: str
+    name: str
+    rules: tuple[str, ...]
+    by: Fn
+    pool: Fn
+    count: Fn
+    otherwise: Fn
 
 
 ENGINE_KINDS: Final = {"voluntarily": "activated", "on_trigger": "auto", "never": "continuous",
@@ -187,6 +205,9 @@ class Rulebook:
     compiler: Any = None
     card_text: Any = None  # interpreter.cardtext.grammar.Grammar: the printed phrases, if the rulebook has them
     format: dict[str, Any] | None = None  # the chosen format (id, title, rules, teams), if any
+    # The format's rule for players leaving a game that goes on: (its spec, its compiled `winners`).
+    after_leaving: tuple[dict[str, Any], Any] | None = None
+    designations: dict[str, Designation] = field(default_factory=dict)  # by the name they bind
     # Abilities grants give, compiled at load (the rulebook's own, then card files' in load order); a
     # grant's index is GRANTED + its position. `grant_keys`: where each is written -> its position, so
     # loading the same card file again gives its grants the same numbers.

@@ -27,6 +27,7 @@ from interpreter.loader.sections import (
     check_zone_rules,
     compile_actions,
     compile_deck_rules,
+    compile_designations,
     compile_functions,
     compile_invariants,
     compile_keywords,
@@ -127,7 +128,12 @@ def _read_parts(directory: Path, diags: Diagnostics, fmt: str | None = None) -> 
     return merged, files
 
 
-def apply_format(directory: Path, docs: list[Doc], fmt: str, diags: Diagnostics) -> list[Doc]:
+FORMAT_HEAD = ("id", "title", "rules", "teams", "after_leaving", "extends")
+"""What of a format file the loaded rulebook keeps as its `format` value."""
+
+
+def apply_format(directory: Path, docs: list[Doc], fmt: str, diags: Diagnostics,
+                 seen: tuple[str, ...] = ()) -> list[Doc]:
     """The documents with format `fmt` applied: its file formats/FMT.yaml (beside the rulebook.yaml
     that lists it in `formats`) gives the players, the teams and edits in the language of rules
     versions; the format's id, title, rules and teams become the `format` head value."""
@@ -153,8 +159,26 @@ def apply_format(directory: Path, docs: list[Doc], fmt: str, diags: Diagnostics)
         if problems:
             diags.extend(problems)
             return docs
+    base = data.get("extends")
+    if base is not None:
+        # A variant of another format (an optional rule): that format is applied first, then this
+        # one's edits; players, teams and after_leaving not given here are that format's.
+        if base == fmt or base in seen:
+            line, col = smap.get(("extends",))
+            diags.add(str(path), line, col, f"format '{fmt}' extends itself (through '{base}')")
+            return docs
+        known_problems = len(diags)
+        docs = apply_format(directory, docs, base, diags, seen + (fmt,))
+        if len(diags) > known_problems:
+            return docs
+        inherited = next((d.data for d in docs if isinstance(d.data.get("format"), dict)), {})
+        data = {**{k: inherited["format"][k] for k in ("teams", "after_leaving") if k in inherited["format"]},
+                "players": inherited.get("players"), **data}
+    if not data.get("players"):
+        diags.add(str(path), 1, 1, "a format gives its players (count, counts), or extends a format that does")
+        return docs
     pseudo: dict[str, Any] = {"players": data["players"],
-                              "format": {k: data[k] for k in ("id", "title", "rules", "teams") if k in data},
+                              "format": {k: data[k] for k in FORMAT_HEAD if k in data},
                               EDITS: data.get("edits") or []}
     return apply_edits(docs, pseudo, smap, path, diags)
 
@@ -199,6 +223,12 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     names: set[str] = set(GLOBAL_NAMES) | known.roles | {"it"}
     if d.get("responses"):
         names.add("target")  # what a response ability answers (interpreter/timing/responses.py)
+    for x in d.get("designations", []) or []:
+        if isinstance(x, dict) and isinstance(x.get("name"), str):
+            names.add(x["name"])  # a designated name is read like a variable (Game.builtin_name)
+    fmt_head: dict[str, Any] = d["format"] if isinstance(d.get("format"), dict) else {}
+    if fmt_head.get("after_leaving"):
+        names.add("leavers")  # the players who just left (Game._after_leaving)
     collect_names(d, names)
     positional_bindings(d, m.loc_of, diags)
     for f, _ in ids.functions.values():
@@ -220,6 +250,10 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     timing = check_timing_sections(m, comp, processes)
     invariants = compile_invariants(m, comp)
     card_text = _card_text(m, diags)
+    designations = compile_designations(m, comp)
+    leaving = fmt_head.get("after_leaving")
+    after_leaving = (leaving, comp.expr(leaving["winners"], m.loc("format").at("after_leaving", "winners"))) \
+        if leaving else None
     diags.raise_if_any()
 
     zr = d.get("zone_rules", {}) or {}
@@ -241,6 +275,8 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     )
     rb.raw["infinite_loop"] = d.get("infinite_loop") or (d.get("outcomes", {}) or {}).get("infinite_loop")
     rb.format = d.get("format") if isinstance(d.get("format"), dict) else None
+    rb.after_leaving = after_leaving
+    rb.designations = designations
     compile_grants(rb, comp)  # abilities the rulebook's own effects grant: compiled as a card's are
     diags.raise_if_any()
     return rb

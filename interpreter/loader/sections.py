@@ -22,7 +22,7 @@ from interpreter.expr.compiler import constant
 from interpreter.graph.build import TurnGraph, build_graph, check_reachable, jump_targets
 from interpreter.loader.compile import Compiler, Known, Loc
 from interpreter.loader.diagnostics import Diagnostics
-from interpreter.loader.model import Action, DeckRule, RuleProcess, Template, ZoneDef, engine_kind
+from interpreter.loader.model import Action, DeckRule, Designation, RuleProcess, Template, ZoneDef, engine_kind
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -32,7 +32,7 @@ Raw = dict[str, tuple[dict[str, Any], Loc]]
 
 LIST_SECTIONS = {"invariants", "enums", "card_types", "common_fields", "placement_states", "zones", "templates",
                  "events", "durations", "functions", "keywords", "decisions", "not_encoded", "actions", "roles",
-                 "subgraphs", "ability_kinds"}
+                 "subgraphs", "ability_kinds", "designations"}
 """Sections that are lists of elements: each part of a rulebook may add elements to them."""
 TIMING_SECTIONS = ("check_timing", "play_timing", "triggers", "continuous", "replacement", "costs",
                    "last_known_information", "choosing", "moved_card_information", "responses")
@@ -518,3 +518,19 @@ def report_cycles(calls: dict[str, set[str]], what: str, loc_of: Any, comp: Comp
     for cycle in sorted(cycles, key=lambda c: [key(n) for n in c]):
         comp.error(loc_of(cycle[0]), f"{what} '{cycle[0]}' calls itself without end: "
                                      f"{' -> '.join(cycle + [cycle[0]])}")
+
+
+def compile_designations(m: Merged, comp: Compiler) -> dict[str, Designation]:
+    """The `designations` section: names played effects designate as they resolve, by name."""
+    out: dict[str, Designation] = {}
+    for i, x in enumerate(m.data.get("designations", []) or []):
+        loc = m.loc("designations", i)
+        name = str(x["name"])
+        if name in out:
+            comp.error(loc.at("name"), f"the name '{name}' is designated twice (first by '{out[name].id}')")
+            continue
+        out[name] = Designation(str(x["id"]), name, tuple(x.get("rules", ()) or ()),
+                                comp.expr(x.get("by", "you"), loc.at("by")), comp.expr(x["from"], loc.at("from")),
+                                comp.expr(x.get("count", 1), loc.at("count")),
+                                comp.expr(x["otherwise"], loc.at("otherwise")))
+    return out

@@ -59,10 +59,10 @@ def _player(key: Any, where: str) -> int:
     raise ValueError(f"{where}: expected a player written P1 or P2, got {key!r}")
 
 
-def _env(rulebook: str, cards_paths: list[str]) -> tuple[Rulebook, dict[str, CardDef]]:
-    key = rulebook + "|" + "|".join(cards_paths)
+def _env(rulebook: str, cards_paths: list[str], fmt: str | None = None) -> tuple[Rulebook, dict[str, CardDef]]:
+    key = rulebook + "|" + (fmt or "") + "|" + "|".join(cards_paths)
     if key not in _CACHE:
-        rb = load_rulebook(rulebook)
+        rb = load_rulebook(rulebook, fmt=fmt)
         paths = [_card_path(p) for p in cards_paths] or [cards_dir(rb.id)]
         _CACHE[key] = (rb, load_cards(rb, paths))
     return _CACHE[key]
@@ -149,9 +149,14 @@ def default_roles(rb: Rulebook) -> dict[str, str]:
     return {role: pkey for role, pkey in (("first", "P1"), ("second", "P2")) if role in rb.roles}
 
 
+def seat_count(sc: dict[str, Any], rb: Rulebook) -> int:
+    """The scenario's `players` (one of the rulebook's or its format's seat counts), else its default."""
+    return int(sc.get("players") or (rb.raw.get("players") or {}).get("count", 2))
+
+
 def build_game(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) -> Game:
     setup = sc.get("setup", {}) or {}
-    players = int(rb.raw.get("players", {}).get("count", 2))
+    players = seat_count(sc, rb)
     game = Game(rb, cards, [{} for _ in range(players)], seed=int(sc.get("seed", 0)))
     if setup.get("from_start"):
         # A scenario that plays the setup procedure itself supplies the decks.
@@ -162,6 +167,9 @@ def build_game(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) -> G
                     game._create(cid, p, zone)
         return game
     game.state.turn = int(setup.get("turn", 1))
+    # Turns each player has taken: as given, else one each once the game is past its first turn.
+    taken = setup.get("turns_taken") or {}
+    game.state.turns_taken = [int(taken.get(f"P{p + 1}", 1 if game.state.turn > 1 else 0)) for p in range(players)]
     for role, pkey in (setup.get("roles") or default_roles(rb)).items():
         if role not in rb.roles:
             raise ValueError(f"setup.roles: unknown role '{role}'")
@@ -239,15 +247,19 @@ def _run(path: Path) -> Outcome:
     except LoadError as e:  # reported at the name, not at the made-up path of a rulebook that is not there
         return failed(located([(("rulebook",), d.message) for d in e.diagnostics]))
     try:
-        rb, cards = _env(sc["rulebook"], list(sc.get("cards") or []))
+        rb, cards = _env(sc["rulebook"], list(sc.get("cards") or []), sc.get("format"))
     except LoadError as e:
         return failed(e.diagnostics)
+    counts = (rb.raw.get("players") or {}).get("counts") or [(rb.raw.get("players") or {}).get("count", 2)]
+    if "players" in sc and sc["players"] not in counts:
+        return failed(located([(("players",), f"this game is played by {' or '.join(map(str, counts))} players, "
+                                              f"not {sc['players']}")]))
     keys, values = _check_setup(sc, rb, cards)
     if keys or values:
         return failed(located(keys, at_key=True) + located(values))
     game = build_game(sc, rb, cards)
     out = Outcome(sid, src, True, rules=list(sc["rules"]), game=game)
-    keys, values = _check_expect_names(sc.get("expect") or {}, rb, cards)
+    keys, values = _check_expect_names(sc.get("expect") or {}, rb, cards, seat_count(sc, rb))
     if keys or values:
         out.diagnostics = sorted(set(located(keys, at_key=True) + located(values)))
         out.passed = False
@@ -313,10 +325,10 @@ class _Names:
     """Checks of the names a scenario uses against its rulebook and cards, collected with where they
     are: `keys` are reported at the key, `values` at the value."""
 
-    def __init__(self, rb: Rulebook, cards: dict[str, CardDef]) -> None:
+    def __init__(self, rb: Rulebook, cards: dict[str, CardDef], players: int | None = None) -> None:
         self.rb = rb
         self.cards = cards
-        self.players = int((rb.raw.get("players") or {}).get("count", 2))
+        self.players = int((rb.raw.get("players") or {}).get("count", 2)) if players is None else players
         self.keys: list[Problem] = []
         self.values: list[Problem] = []
 
@@ -401,7 +413,7 @@ class _Names:
 
 def _check_setup(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) -> tuple[list[Problem], list[Problem]]:
     """Everything the game is built from must exist: players, zones, cards, roles, states, nodes."""
-    n = _Names(rb, cards)
+    n = _Names(rb, cards, seat_count(sc, rb))
     setup = sc.get("setup") or {}
     for pkey, zmap in (setup.get("zones") or {}).items():
         zpath: PathKey = ("setup", "zones", pkey)
@@ -437,8 +449,9 @@ def _check_setup(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) ->
     for role, pkey in (setup.get("roles") or {}).items():
         n.role(role, ("setup", "roles", role), "setup.roles")
         n.player(pkey, ("setup", "roles", role), f"setup.roles.{role}", at_key=False)
-    for pkey in setup.get("players") or {}:
-        n.player(pkey, ("setup", "players", pkey), "setup.players", at_key=True)
+    for section in ("players", "turns_taken"):
+        for pkey in setup.get(section) or {}:
+            n.player(pkey, ("setup", section, pkey), f"setup.{section}", at_key=True)
     for i, item in enumerate(setup.get("pending") or []):
         n.pending(item, ("setup", "pending", i), "setup.pending", setup.get("zones") or {})
     if not setup.get("from_start"):
@@ -456,10 +469,12 @@ def _check_setup(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) ->
     return n.keys, n.values
 
 
-def _check_expect_names(exp: dict[str, Any], rb: Rulebook,
-                        cards: dict[str, CardDef]) -> tuple[list[Problem], list[Problem]]:
+def _check_expect_names(exp: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef],
+                        players: int | None = None) -> tuple[list[Problem], list[Problem]]:
     """What the expectations name must exist too, or a check would compare against nothing."""
-    n = _Names(rb, cards)
+    n = _Names(rb, cards, players)
+    for i, pkey in enumerate(exp.get("left") or []):
+        n.player(pkey, ("expect", "left", i), "expect.left", at_key=False)
     for section in ("zones", "counts"):
         for pkey, zmap in (exp.get(section) or {}).items():
             zpath: PathKey = ("expect", section, pkey)
@@ -531,6 +546,11 @@ def _expectation_failures(game: Game, exp: dict[str, Any]) -> Iterator[Problem]:
             wp = _player(want.get("winner") if isinstance(want, dict) else want, "expect.result")
             if not got or got.get("winner") != wp:
                 yield ("expect", "result"), f"expected P{wp + 1} to win, got {got}"
+    if "left" in exp:
+        want_left = [_player(pk, "expect.left") for pk in exp["left"]]
+        if st.left != want_left:
+            yield ("expect", "left"), (f"expected {[f'P{p + 1}' for p in want_left]} to have left (in that order), "
+                                       f"got {[f'P{p + 1}' for p in st.left]}")
     for pkey, zmap in (exp.get("zones") or {}).items():
         for zone, want in zmap.items():
             have = _ids(game, zone, _holder(game, zone, pkey))

@@ -197,6 +197,11 @@ class GameState:
     # many cards ceased to exist with them.
     left: list[int]
     cards_gone: int
+    # The players still in, in seat (turn) order, as they stood when the current turn began: a player
+    # who leaves keeps their place here until the turn ends (Re:Birth 12.6.7). And how many turns each
+    # player has taken (as turn player, or one of a turn team).
+    seating: list[int]
+    turns_taken: list[int]
 
     def __init__(self, num_players: int, rng: random.Random, objects: dict[int, GameObject] | None = None,
                  zones: dict[ZoneKey, Oids] | None = None, lki: dict[int, GameObject] | None = None,
@@ -227,6 +232,8 @@ class GameState:
         self.decisions = 0
         self.left = []
         self.cards_gone = 0
+        self.seating = list(range(num_players))
+        self.turns_taken = [0] * num_players
 
     def over(self) -> bool:
         """The game has a result. Procedures test this rather than `result` itself: a type checker
@@ -279,6 +286,8 @@ class GameState:
         out.decisions = self.decisions
         out.left = list(self.left)
         out.cards_gone = self.cards_gone
+        out.seating = list(self.seating)
+        out.turns_taken = list(self.turns_taken)
         return out
 
     def fingerprint(self) -> str:

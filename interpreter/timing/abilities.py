@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.engine.context import Ctx
+from interpreter.engine.decisions import Decision, Option
 from interpreter.loader.model import Ability, ability_label
 from interpreter.state.objects import FACE, GameObject, Pending
 from interpreter.timing.payability import can_pay, choices_allow_play
@@ -205,7 +206,7 @@ def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
     if _unmet_when_resolving(game, src, ab):
         return
     game.log("resolve", f"{name}: {ability_label(ab)} resolves", ab.rules)
-    yield from game.run(ab.effect, actx)
+    yield from run_effect(game, ab, actx)
     resolved(game, src, ab, pend.master, actx)
 
 
@@ -220,8 +221,24 @@ def activate(game: Game, obj: GameObject, ab: Ability, player: int, ctx: Ctx) ->
         return
     if _unmet_when_resolving(game, obj, ab):
         return
-    yield from game.run(ab.effect, actx)
+    yield from run_effect(game, ab, actx)
     resolved(game, game.state.objects.get(obj.oid) or obj, ab, player, actx)
+
+
+def run_effect(game: Game, ab: Ability, actx: Ctx) -> Any:
+    """Resolve a played ability's effect: first the designations it reads are made (the rulebook's
+    `designations`: a choice of players, none when every candidate is taken), bound for the effect."""
+    for d in ab.designates:
+        by = d.by(actx)
+        pool = [p for p in d.pool(actx) or [] if p is not None]
+        n = max(0, min(len(pool), int(d.count(actx) or 0)))
+        chosen = list(pool)
+        if n < len(pool):
+            options = [Option(f"p{p + 1}", f"P{p + 1}", p) for p in pool]
+            chosen = list((yield from game.ask(Decision(by, "player", d.id, options, n, n, d.rules), actx)))
+            game.log("choice", f"P{by + 1} designates " + ", ".join(f"P{p + 1}" for p in chosen), d.rules)
+        actx.vars[d.name] = chosen
+    yield from game.run(ab.effect, actx)
 
 
 def _answered(game: Game, src: Any, ab: Ability, player: int, ctx: Ctx) -> Any:

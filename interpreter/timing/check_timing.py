@@ -9,6 +9,8 @@ stages: every rule process, then one pending ability.
 `check_timing.order` lists whose pending abilities are resolved first: a role (`player:` active
 player, non-active player, turn player or non-turn player) or an expression giving players in
 priority order (`players:`); the next player is reached only when earlier ones have nothing pending.
+With `by_team: true` teammates among them are one pool (a team choosing among its members'
+abilities), the first of them in the order choosing.
 """
 
 from __future__ import annotations
@@ -51,6 +53,18 @@ def _players_for(game: Game, entry: dict[str, Any], ctx: Ctx) -> list[int]:
     else:
         p = None
     return [] if p is None else [p]
+
+
+def _by_team(game: Game, players: list[int]) -> list[list[int]]:
+    """The players grouped by team, each team where its first member stands in the order."""
+    groups: list[list[int]] = []
+    placed: set[int] = set()
+    for p in players:
+        if p not in placed:
+            mates = set(game.teammates(p))
+            groups.append([q for q in players if q == p or q in mates])
+            placed.update(groups[-1])
+    return groups
 
 
 def _config(rb: Any) -> tuple[list[dict[str, Any]], tuple[str, ...], list[Stage]]:
@@ -102,14 +116,15 @@ def _resolve_one(game: Game, order: list[dict[str, Any]], rules: tuple[str, ...]
     if not st.pending:
         return False
     for entry in order:
-        for p in _players_for(game, entry, cctx):
-            mine = [x for x in st.pending if x.master == p]
+        players = _players_for(game, entry, cctx)
+        for group in _by_team(game, players) if entry.get("by_team") else [[p] for p in players]:
+            mine = [x for x in st.pending if x.master in group]
             if not mine:
                 continue
             pend = mine[0]
             distinct = {(x.card_id, x.ability, x.source) for x in mine}
             if len(distinct) > 1:
-                d = Decision(p, "one", "choose_pending_ability",
+                d = Decision(group[0], "one", "choose_pending_ability",
                              [Option(f"t{x.pid}", game.describe_pending(x), x) for x in mine], 1, 1,
                              tuple(entry.get("rules", ())) or rules)
                 (pend,) = yield from game.ask(d, cctx)

@@ -1,7 +1,9 @@
 """Play timing: the player may take one action from the rulebook's list, or pass.
 
 Every play timing is preceded by a check timing when the rulebook says so, and taking an action
-gives play timing again; passing ends it.
+gives play timing again; passing ends it. Several players (a team taking its turn, or players
+alternating) are asked in turn: an action moves on to the next player, and play timing ends when
+all of them have passed one after another.
 """
 
 from __future__ import annotations
@@ -50,35 +52,60 @@ def legal_actions(game: Game, player: int, action_ids: list[str], ctx: Ctx) -> l
     return options
 
 
-def play_timing(game: Game, player: int, action_ids: list[str], ctx: Ctx) -> Any:
+def play_timing(game: Game, player: int | list[int], action_ids: list[str], ctx: Ctx) -> Any:
+    """Play timing for one player, who acts until they pass; or for several (a list), asked in turn
+    from the first: an action passes the turn to the next player, and play timing ends when every
+    player still in the game has passed, one after another."""
+    if isinstance(player, list) and len(player) == 1:
+        player = player[0]
+    if not isinstance(player, list):
+        while (yield from _act_or_pass(game, player, action_ids, ctx, restartable=True)):
+            pass
+        return
+    seats = [p for p in player if p is not None]
+    i = passes = 0
+    while seats and not game.state.halted():
+        p = seats[i % len(seats)]
+        if p in game.state.left:
+            passes += 1
+        elif (yield from _act_or_pass(game, p, action_ids, ctx, restartable=i % len(seats) == 0 and passes == 0,
+                                      once=True)):
+            passes = 0
+        else:
+            passes += 1
+        if passes >= len(seats):
+            return
+        i += 1
+
+
+def _act_or_pass(game: Game, player: int, action_ids: list[str], ctx: Ctx, *, restartable: bool,
+                 once: bool = False) -> Any:
+    """One play timing decision and the action taken; whether the player acted and play timing goes
+    on (`repeat_after_action`, or `once`: the caller decides)."""
     cfg = game.rb.timing.get("play_timing") or {}
     rules = tuple(cfg.get("rules", ()))
-    ct_first = cfg.get("check_timing_first", True)
-    again = cfg.get("repeat_after_action", True)
-    while not game.state.halted():
-        if ct_first:
-            yield from game.check_timing(ctx)
-            if game.state.halted():
-                return
-        options = legal_actions(game, player, action_ids, ctx)
-        options.append(Option("pass", "pass", None))
-        if len(options) == 1:
-            choice = None
-        else:
-            (choice,) = yield from game.ask(Decision(player, "play", "play_timing", options, 1, 1, rules), ctx,
-                                            restartable=True)
-        if choice is None:
-            game.log("pass", f"P{player + 1} passes", rules)
-            return
-        act, obj, ab = choice
-        if ab is not None:
-            yield from activate(game, obj, ab, player, ctx)
-        elif obj is None:
-            game.log("declare", f"P{player + 1} declares {act.id}", act.rules)
-            yield from game.run(act.steps, Ctx(game, None, you=player, rules=act.rules))
-        else:
-            game.log("play", f"P{player + 1} plays {game.describe(obj)}", act.rules)
-            actx = Ctx(game, None, you=player, this=obj, rules=act.rules)
-            yield from game.run(act.steps, actx)
-        if not again or game.state.halted():
-            return
+    if cfg.get("check_timing_first", True):
+        yield from game.check_timing(ctx)
+        if game.state.halted():
+            return False
+    options = legal_actions(game, player, action_ids, ctx)
+    options.append(Option("pass", "pass", None))
+    if len(options) == 1:
+        choice = None
+    else:
+        (choice,) = yield from game.ask(Decision(player, "play", "play_timing", options, 1, 1, rules), ctx,
+                                        restartable=restartable)
+    if choice is None:
+        game.log("pass", f"P{player + 1} passes", rules)
+        return False
+    act, obj, ab = choice
+    if ab is not None:
+        yield from activate(game, obj, ab, player, ctx)
+    elif obj is None:
+        game.log("declare", f"P{player + 1} declares {act.id}", act.rules)
+        yield from game.run(act.steps, Ctx(game, None, you=player, rules=act.rules))
+    else:
+        game.log("play", f"P{player + 1} plays {game.describe(obj)}", act.rules)
+        actx = Ctx(game, None, you=player, this=obj, rules=act.rules)
+        yield from game.run(act.steps, actx)
+    return (once or cfg.get("repeat_after_action", True)) and not game.state.halted()

@@ -20,7 +20,7 @@ from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
 from interpreter.loader.model import Ability, ability_label
 from interpreter.state.objects import GameObject
-from interpreter.timing.abilities import ability_objects, conditions_hold, gate_ok, limit_ok, use_key
+from interpreter.timing.abilities import ability_objects, conditions_hold, gate_ok, limit_ok, run_effect, use_key
 from interpreter.timing.payability import can_pay
 
 if TYPE_CHECKING:
@@ -123,6 +123,6 @@ def window(game: Game, item: dict[str, Any], ctx: Ctx) -> Any:
                      ab.rules)
             continue
         game.log("respond", f"{ability_label(ab)} of {game.describe(obj)} is processed", ab.rules)
-        yield from game.run(ab.effect, Ctx(game, None, you=p, this=now or obj, rules=ab.rules, ability=ab,
-                                           vars={"target": target}))
+        yield from run_effect(game, ab, Ctx(game, None, you=p, this=now or obj, rules=ab.rules, ability=ab,
+                                            vars={"target": target}))
     return bool(item["negated"])

@@ -13,11 +13,12 @@ from typing import Any
 from interpreter.expr import walk
 from interpreter.expr.nodes import Attr, Binary, Call, Compare, Literal, Name
 
-ZONE_FUNCS = {"cards", "cards_in", "top", "bottom"}  # read a zone: (zone, player, ...)
+ZONE_FUNCS = {"cards", "cards_in", "cards_of", "top", "bottom"}  # read a zone: (zone, player(s), ...)
 FIELD_FUNCS = {"field", "printed"}  # read a field named by an argument
 # Functions of their arguments only (and of which players are still in the game: a player leaving
 # clears what was kept).
-VALUE_FUNCS = {"other", "players", "opponents", "teammates", "zones_in", "min", "max", "abs", "len", "count", "sum"}
+VALUE_FUNCS = {"other", "players", "opponents", "teammates", "players_from", "players_left", "zones_in", "min", "max",
+               "abs", "len", "count", "sum"}
 ALL = None
 
 

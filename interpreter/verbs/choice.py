@@ -87,16 +87,32 @@ def v_choose_one(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         yield from game.run(chosen["do"], ctx)
 
 
-@verb("choose_player", {"player": "expr", "as": "name", "prompt": "str?", "from": "expr?"})
+@verb("choose_player", {"player": "expr", "as": "name", "prompt": "str?", "from": "expr?", "min": "expr?",
+                         "max": "expr?"})
 def v_choose_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Choose a player."""
+    """Choose a player. With `min` or `max`, choose that many of the pool (as many as there are, at
+    most) and bind the list: a choice that leaves nothing to choose (every player of the pool) is
+    made without asking, so "designate N opponents" costs no decision where there are only N."""
     player = a["player"](ctx)
     pool = a["from"](ctx) if "from" in a else list(range(game.state.num_players))
-    d = Decision(player, "player", a.get("prompt", "choose_player"),
-                 [Option(f"p{p + 1}", f"P{p + 1}", p) for p in pool], 1, 1, ctx.rules)
-    (chosen,) = yield from game.ask(d, ctx)
-    game.log("choice", f"P{player + 1} chooses P{chosen + 1}", ctx.rules)
-    ctx.set(a["as"], chosen)
+    pool = [p for p in (pool if isinstance(pool, list) else [pool]) if p is not None]
+    options = [Option(f"p{p + 1}", f"P{p + 1}", p) for p in pool]
+    if "min" not in a and "max" not in a:
+        (chosen,) = yield from game.ask(Decision(player, "player", a.get("prompt", "choose_player"), options, 1, 1,
+                                                 ctx.rules), ctx)
+        game.log("choice", f"P{player + 1} chooses P{chosen + 1}", ctx.rules)
+        ctx.set(a["as"], chosen)
+        return
+    hi = min(len(pool), int(a["max"](ctx)) if "max" in a else len(pool))
+    lo = min(hi, max(0, int(a["min"](ctx)) if "min" in a else hi))
+    if lo == hi == len(pool):
+        ctx.set(a["as"], list(pool))
+        return
+    picked = yield from game.ask(Decision(player, "player", a.get("prompt", "choose_player"), options, lo, hi,
+                                          ctx.rules), ctx)
+    game.log("choice", f"P{player + 1} chooses " + (", ".join(f"P{p + 1}" for p in picked) or "no player"),
+             ctx.rules)
+    ctx.set(a["as"], list(picked))
 
 
 @verb("random_player", {"as": "name", "from": "expr?"})

@@ -22,7 +22,8 @@ def v_check_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("play_timing", {"player": "expr", "actions": "actions"})
 def v_play_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Give a player play timing: act with one of `actions` or pass; acting gives it again."""
+    """Give a player play timing: act with one of `actions` or pass; acting gives it again. A list of
+    players take turns, an action passing to the next, until all have passed one after another."""
     yield from game.play_timing(a["player"](ctx), a["actions"], ctx)
 
 
