@@ -189,8 +189,8 @@ def f_turn_team(env: Any) -> list[int]:
 
 
 def f_next_player(env: Any, p: int | None) -> int | None:
-    """The player right after `p` in the turn order as it stood when this turn began (null if they
-    have left since: their place stays empty until the turn ends)."""
+    """The player right after `p` in the turn order as it stood when this turn began, even if they
+    have left since (their place stays, empty, until the turn ends; `players()` tells who is in)."""
     return env.game.beside(p, 1)
 
 

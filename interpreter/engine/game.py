@@ -552,13 +552,13 @@ class Game:
 
     def beside(self, p: int | None, step: int) -> int | None:
         """The player just after (`step` 1) or just before (-1) `p` in the turn order as it stood
-        when the current turn began; None if that player has left since (their place stays empty
-        until the turn ends) or is `p` itself."""
+        when the current turn began, even if they have left since (a place stays, empty, until the
+        turn ends: `players()` no longer holds them); None if that is `p` itself."""
         seats = self.state.seating
         if p is None or p not in seats:
             return None
         q = seats[(seats.index(p) + step) % len(seats)]
-        return None if q == p or q in self.state.left else q
+        return None if q == p else q
 
     def attr(self, obj: Any, name: str) -> Any:
         if type(obj) is GameObject:
