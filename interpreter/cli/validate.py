@@ -97,6 +97,15 @@ class _Validator:
         self.rulebooks[p.name if p.name.startswith(f"{rb.id}@") else rb.id] = rb
         self.ok.append(f"ok rulebook {rb.id} {rb.rules_version} ({len(rb.graph.nodes)} nodes, "
                        f"{len(rb.templates)} templates, {len(rb.rule_processes)} rule processes)")
+        for fmt in rb.raw.get("formats") or []:  # each format is the rulebook with its edits: load each
+            try:
+                f = load_rulebook(str(p), fmt=str(fmt))
+            except LoadError as e:
+                self.problems.extend(e.diagnostics)
+                continue
+            counts = (f.raw.get("players") or {}).get("counts") or [(f.raw.get("players") or {}).get("count")]
+            seats = ", ".join(map(str, counts[:-1])) + (" or " if len(counts) > 1 else "") + str(counts[-1])
+            self.ok.append(f"ok format {rb.id} {fmt} ({seats} players)")
 
     def cards(self, p: Path) -> None:
         """Card files and decks (a file, or a folder of them), under their game's rulebook."""

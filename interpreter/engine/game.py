@@ -833,7 +833,12 @@ class Game:
 
     def interrupts(self, ctx: Ctx) -> Gen:
         """Rule processes that happen at any moment (not only at check timing), e.g. a refresh.
-        Checked after every card move: when none applies, no procedure is started."""
+        Checked after every card move: when none applies, no procedure is started. A format's
+        `after_leaving` rule with `watch` is checked here too once a player has left."""
+        if self.after_leaving is not None and self.state.left and self.after_leaving[0].get("watch"):
+            self._after_leaving(list(self.state.left))
+            if self.state.over():
+                return
         if self._in_interrupt or not self._always or not rproc.applicable(self, self._always, ctx):
             return
         self._in_interrupt = True
@@ -948,7 +953,8 @@ class Game:
 
     def _after_leaving(self, leavers: list[int]) -> None:
         """A format's rule for when players leave a game that goes on (`after_leaving`): the players
-        its expression gives, with `leavers` bound to those who just left, win at once."""
+        its expression gives, with `leavers` bound to those who just left (when watched, to all who
+        have left), win at once."""
         if self.after_leaving is None:
             return
         spec, winners_of_leave = self.after_leaving

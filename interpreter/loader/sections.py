@@ -463,7 +463,9 @@ def check_timing_sections(m: Merged, comp: Compiler, processes: list[RuleProcess
         engine_kinds = [engine_kind(kinds.get(k) or {"id": k}) for k in resp.get("after_cost_of", []) or []]
         timing["responses"] = {**resp, "after_cost_of": engine_kinds,
                                "compiled_players": comp.expr(resp["players"], loc.at("players"))
-                               if "players" in resp else None}
+                               if "players" in resp else None,
+                               "compiled_may_answer": comp.expr(resp["may_answer"], loc.at("may_answer"))
+                               if "may_answer" in resp else None}
     mci = timing.get("moved_card_information")
     if mci:
         loc = m.loc("moved_card_information")

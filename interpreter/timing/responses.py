@@ -7,7 +7,8 @@ was itself negated does nothing, and one whose conditions no longer hold is not 
 response does is its effect, run with `target` bound: the `negate` verb marks its target, and the
 play it answered then does not resolve (the rulebook says what becomes of a negated card).
 
-What is being played is a plain mapping, so expressions read it: `kind` (card, ability or
+The rulebook's `may_answer` (with `you` the player and `target` what they would answer) limits who
+may answer what. What is being played is a plain mapping, so expressions read it: `kind` (card, ability or
 response), `card` (the card played, or whose ability is played), `player`, `ability_kind`,
 `keywords` and `negated`.
 """
@@ -50,6 +51,11 @@ def _players(game: Game, ctx: Ctx) -> list[int]:
 
 
 def _options(game: Game, player: int, targets: list[dict[str, Any]]) -> list[Option]:
+    may = (game.rb.timing.get("responses") or {}).get("compiled_may_answer")
+    if may is not None:  # who may answer what (e.g. only the players beside its master)
+        targets = [t for t in targets if may(Ctx(game, None, you=player, vars={"target": t}))]
+        if not targets:
+            return []
     options: list[Option] = []
     for obj in ability_objects(game, None):
         if obj.controller != player:
