@@ -159,3 +159,12 @@ def test_lovelive_against_seed_000() -> None:
     assert "Leaf rules:" in render_coverage(result, "text")
     cli_result = invoke("lovelive", "--rules", str(seed), "--format", "json")
     assert cli_result.exit_code == 0 and json.loads(cli_result.stdout)["counts"] == counts
+
+
+def test_format_files_count_as_citations() -> None:
+    """A rulebook's formats (formats/ID.yaml) encode rules too (Re:Birth section 12)."""
+    book = load_raw_rulebook("rebirth")
+    assert [p.name for p in book.formats] == [f"formats/{f}.yaml" for f in
+                                              ("rumble", "rumble_one_out", "circle", "circle_one_out", "double_team")]
+    cited = {(c.file.rsplit("/", 1)[-1], c.rule) for c in book.citations()}
+    assert ("rumble_one_out.yaml", "12.5.3.2") in cited and ("circle.yaml", "12.6.5") in cited

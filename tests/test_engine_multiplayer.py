@@ -295,3 +295,42 @@ def test_a_departed_player_passes_at_play_timing(tmp_path):
     g.stop_at = "two"
     assert g.advance() is None
     assert "taps" not in g.state.vars and "P1 passes" in texts(g)
+
+
+def test_a_watched_leaving_rule_is_checked_after_every_move(tmp_path):
+    """`after_leaving.watch`: once a player has left, the winners are looked for after every action
+    (Re:Birth 12.5.3.2: the moment one player has strictly the fewest cards somewhere)."""
+    book = _book(tmp_path)
+    fewest = ('after_leaving: {id: fewest, rules: ["1"], watch: true,\n'
+              '                winners: "players() where count(players() where count(cards(\'discard\', it)) <= 0) == 1'
+              ' and count(cards(\'discard\', it)) == 0"}\n')
+    (book / "formats" / "trio.yaml").write_text(FORMATS["trio"] + fewest, encoding="utf-8")
+    g = _game(book, "trio", {"P1": {"hand": ["U-PLAIN"]}, "P2": {"hand": ["U-PLAIN"]}, "P3": {"hand": ["U-PLAIN"]}},
+              players=4)
+    g.finalize_outcomes([(3, "lose")], ("1",))
+    assert g.state.result is None, "three players share the fewest (none): the game goes on"
+    ctx = _ctx(g, 1)
+    for p in (1, 2):
+        card = g.state.objects[g.state.zones[("hand", p)][0]]
+        list(g.move_card(card, "discard", p, ctx))
+        if p == 1:
+            assert g.state.result is None, "P1 and P3 still share the fewest"
+    assert g.state.result["winner"] == 0, "the moment P1 alone has the fewest, P1 wins"
+
+
+def test_an_ability_whose_master_leaves_ends_where_it_stands(tmp_path):
+    cards = CARDS + """  - id: M-FALL
+    type: unit
+    name: Fall
+    power: 1
+    abilities:
+      - kind: quick
+        effect:
+          - lose: {player: "you"}
+          - set_var: {name: after_leaving, value: true}
+"""
+    book = _book(tmp_path)
+    (tmp_path / "cards" / "multi.yaml").write_text(cards, encoding="utf-8")
+    g = _game(book, "trio", {"P1": {"field": ["M-FALL"]}})
+    _use(g)
+    assert g.state.left == [0] and "after_leaving" not in g.state.vars, "12.4.4: the rest of it is not done"

@@ -130,3 +130,16 @@ def test_a_response_ability_needs_answers(tmp_path):
     with pytest.raises(LoadError) as err:
         _env(tmp_path, bad)
     assert "a response ability needs 'answers'" in str(err.value)
+
+
+def test_may_answer_limits_who_answers_what(tmp_path):
+    """`responses.may_answer` (Re:Birth 12.6.5: only the players beside the master may cancel)."""
+    rules = RULES + "  may_answer: \"you != 1 or target.player != 0\"\n"
+    env = toy_variant(tmp_path, cards=CARDS, append=rules, replace=(
+        ("  - {id: aura, rules: [\"4\"], played: never}",
+         "  - {id: aura, rules: [\"4\"], played: never}\n  - {id: counter, rules: [\"4\"], played: in_response}"),))
+    g = _game(env, {"P1": {"field": ["T-USE"]}, "P2": {"hand": ["T-COUNTER"]}})
+    _answer(g, "use:", 0)
+    d = g.advance()
+    assert d is None or d.prompt != "present_response", "P2 may not answer P1's ability"
+    assert g.state.vars["used"] == 1

@@ -398,6 +398,8 @@ class Game:
             for i in range(first, len(steps)):
                 if st.result is not None:
                     return
+                if st.left and ctx.ability is not None and ctx.you in st.left:
+                    return  # an ability whose master has left ends where it stands (Re:Birth 12.4.4)
                 if st.jump is not None and ctx.node is not None:
                     # A jump is pending: the turn structure's own steps stop here (the effect that
                     # asked for the jump still finishes, since its context belongs to no node).

@@ -110,6 +110,8 @@ class RawRulebook:
     id: str
     version: str | None
     parts: list[Part] = field(default_factory=list)
+    # Its formats' files (formats/ID.yaml), as written: they cite rules too (three or more players).
+    formats: list[Part] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -126,7 +128,7 @@ class RawRulebook:
     def citations(self) -> list[Citation]:
         """Every rule citation of every part, not_encoded listings included."""
         found: list[Citation] = []
-        for part in self.parts:
+        for part in self.parts + self.formats:
             found.extend(walk_citations(part.data, part.smap, display_path(part.path)))
         return found
 
@@ -145,6 +147,16 @@ def load_raw_rulebook(name_or_path: str | Path) -> RawRulebook:
     book = RawRulebook(directory=directory, id=str(head.get("id") or directory.name),
                        version=str(version) if version is not None else None)
     book.parts.extend(Part(doc.name, doc.path, doc.data, doc.smap) for doc in docs)
+    formats = next((d.data.get("formats") for d in docs if isinstance(d.data, dict) and "formats" in d.data), None)
+    for fmt in formats if isinstance(formats, list) else []:
+        path = directory / "formats" / f"{fmt}.yaml"
+        try:
+            data, fmap = load_yaml(path)
+        except LoadError as error:
+            diags.extend(error.diagnostics)
+            continue
+        book.formats.append(Part(f"formats/{fmt}.yaml", path, data, fmap))
+    diags.raise_if_any()
     return book
 
 
