@@ -318,12 +318,18 @@ def golden_games(directory: Path | None = None) -> list[tuple[str, int]]:
 
 
 def golden_transcript(game: str, seed: int) -> str:
-    """Exactly what `sogo play GAME --seed SEED` prints (random agents), plus any error and exit code."""
+    """Exactly what `sogo play GAME --seed SEED` prints (random agents), plus any error and exit code.
+    `game` may name a format and a seat count: `rebirth:rumble:3` plays `sogo play rebirth --format
+    rumble --players 3`."""
     from click.testing import CliRunner
 
     from interpreter.cli.main import cli
 
-    r = CliRunner().invoke(cli, ["play", game, "--seed", str(seed)])
+    name, *variant = game.split(":")
+    args = ["play", name, "--seed", str(seed)]
+    if variant:
+        args += ["--format", variant[0]] + (["--players", variant[1]] if len(variant) > 1 else [])
+    r = CliRunner().invoke(cli, args)
     if r.exception is not None and not isinstance(r.exception, SystemExit):
         raise r.exception
     out = r.stdout
@@ -333,7 +339,7 @@ def golden_transcript(game: str, seed: int) -> str:
 
 
 def golden_path(game: str, seed: int, directory: Path | None = None) -> Path:
-    return (directory or golden_dir()) / f"{game}-{seed}.txt"
+    return (directory or golden_dir()) / f"{game.replace(':', '-')}-{seed}.txt"
 
 
 def regenerate_golden(directory: Path | None = None) -> list[Path]:

@@ -228,6 +228,10 @@ def simulate(rb: Rulebook, cards: dict[str, CardDef], decks: Decks, games: int, 
                         players=len(decks))
     if rb.format:
         summary["format"] = rb.format.get("id")
+        teams = (rb.format.get("teams") or {}).get("seats") or []
+        if teams:  # a team's games won (teammates win together)
+            summary["wins_by_team"] = {"+".join(f"P{s}" for s in team): summary["wins_by_player"].get(f"P{team[0]}", 0)
+                                       for team in teams}
     summary.update(workers=workers, backend=backend, invariants=invariants, max_decisions=max_decisions,
                    compiled_engine=compiled(), seconds=round(seconds, 3),
                    games_per_second=round(games / seconds, 2) if seconds else None)
@@ -251,6 +255,9 @@ def format_summary(summary: dict[str, Any]) -> str:
     if len(wins) > 2 or shared:  # with two players and no shared win, the results line says it all
         lines.append("wins:      " + ", ".join(f"{p} {n} ({100 * n / played:.1f}%)" for p, n in wins.items())
                      + (" (a shared win counts for each winner)" if shared else ""))
+    if s.get("wins_by_team"):
+        lines.append("teams:     " + ", ".join(f"{t} {n} ({100 * n / played:.1f}%)"
+                                               for t, n in s["wins_by_team"].items()))
     lines.append(f"completed: {s['completed']} of {s['games']}, {s['errors']} error(s)")
     if s["games"] > s["errors"]:
         lines.append(f"per game:  {s['mean_turns']} turns, {s['mean_decisions']} decisions on average")

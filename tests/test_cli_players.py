@@ -177,11 +177,12 @@ def test_simulate_a_format_of_teams_counts_a_shared_win_for_each_winner(toy: Pat
     assert s["format"] == "pairs" and s["players"] == 4
     assert all("+" in k for k in s["results"]), s["results"]  # teammates win together
     assert sum(s["wins_by_player"].values()) == 2 * 4
+    assert s["wins_by_team"] == {"P1+P3": s["results"].get("P1+P3", 0), "P2+P4": s["results"].get("P2+P4", 0)}
     parallel = json.loads(run(*args, "--workers", "2")[1])
     assert parallel["results"] == s["results"] and parallel["wins_by_player"] == s["wins_by_player"]
     text = run("simulate", "toy", "--format", "pairs", "-n", "4", "--workers", "1")[1]
     assert "toy (rules 1, format pairs), 4 players: 4 games" in text
-    assert "(a shared win counts for each winner)" in text
+    assert "(a shared win counts for each winner)" in text and "teams:     P1+P3 " in text
 
 
 def test_the_dask_backend_plays_the_same_three_player_games(toy: Path):
