@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, note, reject, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,9 @@ REQUIRED = {"lovelive"}
 EXAMPLES = int(os.environ.get("SOGO_FUZZ_EXAMPLES", "100"))
 """Games played per rulebook (each with two fresh random decks and a fresh seed); a longer campaign
 sets SOGO_FUZZ_EXAMPLES."""
+FORMAT_EXAMPLES = max(1, EXAMPLES // 4)
+"""Games played per format of a rulebook (three or more seats play slower; each format edits a
+rulebook fuzzed in full above)."""
 EXTRA_MAX = 5
 """Cards beyond the exact counts, when the rules leave room (only bounds, or cards no count covers)."""
 
@@ -39,9 +43,9 @@ PLAYED: Counter[str] = Counter()
 DECISIONS: Counter[str] = Counter()
 
 
-def _env(game: str) -> tuple[Any, Any]:
+def _env(game: str, fmt: str | None = None) -> tuple[Any, Any]:
     try:
-        rb = load_rulebook(game)
+        rb = load_rulebook(game, fmt=fmt)
         cards = load_cards(rb, [ROOT / "cards" / rb.id])  # a versioned rulebook (game@1.02) plays the game's cards
     except LoadError as e:
         if game in REQUIRED:
@@ -107,12 +111,24 @@ def legal_decks(rb: Any, cards: dict[str, Any]) -> Any:
     return st.lists(deck, min_size=players, max_size=players)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_random_legal_decks_keep_invariants(game: str, capsys: pytest.CaptureFixture[str]):
-    rb, cards = _env(game)
-    assert rb.deck_rules, f"{game} has no deck construction rules to draw decks from"
+def _formats(game: str) -> list[str]:
+    """The formats a game's rulebook lists (read as written: the fuzz of the rulebook reports load errors)."""
+    head = ROOT / "rulebooks" / game / "rulebook.yaml"
+    data = yaml.safe_load(head.read_text(encoding="utf-8")) if head.is_file() else None
+    return [str(f) for f in (data or {}).get("formats") or []]
 
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+
+CASES = [(g, None) for g in GAMES] + [(g, f) for g in GAMES for f in _formats(g)]
+
+
+@pytest.mark.parametrize(("game", "fmt"), CASES, ids=lambda v: str(v) if v else "")
+def test_random_legal_decks_keep_invariants(game: str, fmt: str | None, capsys: pytest.CaptureFixture[str]):
+    rb, cards = _env(game, fmt)
+    assert rb.deck_rules, f"{game} has no deck construction rules to draw decks from"
+    key = f"{game}:{fmt}" if fmt else game
+    examples = FORMAT_EXAMPLES if fmt else EXAMPLES
+
+    @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(decks=legal_decks(rb, cards), seed=st.integers(0, 2**32 - 1))
     def play(decks: list[dict[str, list[str]]], seed: int) -> None:
@@ -121,23 +137,24 @@ def test_random_legal_decks_keep_invariants(game: str, capsys: pytest.CaptureFix
         note(f"seed={seed} decks={decks}")
         g = play_one(rb, cards, decks, seed, invariants=True)  # invariants after every step
         assert g.state.result is not None
-        PLAYED[game] += 1
-        DECISIONS[game] += g.state.decisions
+        PLAYED[key] += 1
+        DECISIONS[key] += g.state.decisions
 
     start = time.perf_counter()
     play()
     seconds = time.perf_counter() - start
-    assert PLAYED[game] == EXAMPLES, f"played {PLAYED[game]} of {EXAMPLES} games"
+    assert PLAYED[key] == examples, f"played {PLAYED[key]} of {examples} games"
     with capsys.disabled():
-        print(f"\nfuzz {game}: {PLAYED[game]} random legal deck pairs x seeds played to the end, "
-              f"{DECISIONS[game]} decisions, invariants checked after every step, {seconds:.1f} s")
+        print(f"\nfuzz {key}: {PLAYED[key]} random legal deck sets x seeds played to the end, "
+              f"{DECISIONS[key]} decisions, invariants checked after every step, {seconds:.1f} s")
 
 
 def test_fuzz_volume(capsys: pytest.CaptureFixture[str]):
     """Runs after the games: the total volume is examples x games (games that load)."""
     if not PLAYED:
         pytest.skip("the fuzz games did not run in this session (deselected)")
-    assert all(n == EXAMPLES for n in PLAYED.values()), dict(PLAYED)
+    assert all(n == (FORMAT_EXAMPLES if ":" in k else EXAMPLES) for k, n in PLAYED.items()), dict(PLAYED)
     with capsys.disabled():
-        print(f"\nfuzz volume: {sum(PLAYED.values())} games = {EXAMPLES} examples x {len(PLAYED)} rulebooks "
+        print(f"\nfuzz volume: {sum(PLAYED.values())} games ({EXAMPLES} examples a rulebook, {FORMAT_EXAMPLES} a "
+              f"format) over {len(PLAYED)} rulebooks and formats "
               f"({', '.join(sorted(PLAYED))}), {sum(DECISIONS.values())} decisions")

@@ -71,3 +71,22 @@ def test_last_known_information_does_not_grow_with_the_game(env):
         departed = g.state.next_id - len(g.state.objects)  # objects made beyond those in zones, roughly
         assert g.state.turn >= 3
         assert len(g.state.lki) < departed / 3, (len(g.state.lki), departed)
+
+
+FORMATS = [("rebirth", "rumble", 3), ("rebirth", "rumble_one_out", 4), ("rebirth", "circle", 4),
+           ("rebirth", "circle_one_out", 3), ("rebirth", "double_team", 4)]
+FORMAT_GAMES = 20
+
+
+@pytest.mark.parametrize(("game", "fmt", "players"), FORMATS, ids=lambda v: str(v))
+def test_formats_for_more_players_keep_invariants(game, fmt, players):
+    """Three or more seats (a rulebook's formats): every game ends with invariants held throughout;
+    a team's players win together."""
+    rb, cards, decks = load_game_env(game, None, players, fmt)
+    summary = simulate(rb, cards, decks, FORMAT_GAMES, seed=1, invariants=True)
+    assert summary["errors"] == 0, summary["error_samples"]
+    assert summary["completed"] == FORMAT_GAMES and summary["players"] == players
+    teams = ["+".join(f"P{s}" for s in team) for team in (rb.format.get("teams") or {}).get("seats", [])]
+    seats = {f"P{i + 1}" for i in range(players)}
+    for key in summary["results"]:
+        assert key in teams if teams else (set(key.split("+")) <= seats or key == "draw"), key
