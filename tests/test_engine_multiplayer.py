@@ -171,6 +171,8 @@ def test_teammates_see_each_others_hidden_cards(tmp_path):
     assert g.can_see(card, 0) and g.can_see(card, 2), "P3 is P1's teammate"
     assert not g.can_see(card, 1) and not g.can_see(card, 3)
     assert "Plain" in g.describe_for(card, 2) and "hidden" in g.describe_for(card, 1)
+    assert g.view(2)["zones"]["hand@P1"][0]["card"] == "U-PLAIN", "the teammate's board shows it"
+    assert g.view(1)["zones"]["hand@P1"][0]["card"] is None
 
 
 def test_play_timing_for_several_players_goes_round_until_all_pass_in_a_row(tmp_path):

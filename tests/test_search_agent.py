@@ -149,3 +149,22 @@ def test_cli_plays_and_simulates_with_the_search_agent():
         assert code == 2 and message in err, err
     code, _, err = run("simulate", "haikyu", "-n", "1", "--agents", "human,random")
     assert code == 2 and "sogo play" in err
+
+
+@pytest.mark.parametrize(("fmt", "players"), [("rumble", 3), ("double_team", 4)])
+def test_the_search_agent_plays_formats_of_more_players(fmt, players):
+    """N seats: the agent plays a whole game (imagined worlds for a seat of three or four), and in a
+    team format it pictures its teammate's hand as it is (teammates see each other's cards)."""
+    rb, cards, decks = load_game_env("rebirth", None, players, fmt)
+    agents = [MonteCarloAgent(seed=5, rollouts=2)] + [RandomAgent(seed=s) for s in range(players - 1)]
+    g = Game(rb, cards, decks, seed=4, log=False)
+    while (d := g.advance()) is not None:
+        if d.player == 0 and g.imaginable() and fmt == "double_team":
+            world = g.imagine(0, seed=1)
+            mate = [g.state.objects[i].card_id for i in g.state.zones[("hand", 2)]]
+            foe = [g.state.objects[i].card_id for i in g.state.zones[("hand", 1)]]
+            assert [world.state.objects[i].card_id for i in world.state.zones[("hand", 2)]] == mate
+            imagined_foe = [world.state.objects[i].card_id for i in world.state.zones[("hand", 1)]]
+            assert len(imagined_foe) == len(foe)
+        g.answer(ask(agents[d.player], g, d))
+    assert g.state.result is not None
