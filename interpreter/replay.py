@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.engine.decisions import Decision, check_answer
-from interpreter.engine.errors import IllegalAnswer
+from interpreter.engine.errors import IllegalAnswer, asked_of_nobody
 from interpreter.engine.game import Game
 from interpreter.engine.invariants import check_invariants
 from interpreter.files import write_text_atomic
@@ -218,6 +218,8 @@ def drive(game: Game, answer: AnswerFn, *, invariants: bool = False, max_decisio
             total = check_invariants(game, d, total)
         if d is None:
             return
+        if d.player is None:
+            raise asked_of_nobody(d, node_of(game))
         if max_decisions is not None and n >= max_decisions:
             raise RunawayGame(f"no result after {n} decisions (the cap is {max_decisions}); "
                               f"turn {game.state.turn}, at {node_of(game)}")

@@ -272,3 +272,20 @@ def test_a_scenario_needs_no_first_or_second_role(tmp_path: Path):
     assert err.splitlines()[0] == (f"{sc}:7:3: the game asks no one ('play_timing' for a role no player holds): "
                                    "give the roles the turn needs in setup.roles (this rulebook's: mover, "
                                    "other_side)")
+
+
+def test_a_decision_asked_of_nobody_is_an_error_not_a_traceback(toy: Path):
+    """A rulebook whose setup never gives the turn player's role to anyone: play and simulate say so."""
+    all_yaml = toy / "all.yaml"
+    text = all_yaml.read_text(encoding="utf-8")
+    start = text.index("        - if:\n            cond: \"count(cards('deck', turn_player)) == 0\"")
+    end = text.index("        - emit: {event: ping}")
+    text = text[:start] + text[end:]  # the first thing the turn does is ask the turn player
+    all_yaml.write_text(text.replace('    - set_role: {role: mover, player: "players()[0]"}\n',
+                                     '    - set_var: {name: nothing_set, value: true}\n'), encoding="utf-8")
+    code, out, err = run("play", "toy", "--seed", "1")
+    assert code == 2 and "Traceback" not in err
+    assert "error: the game asks no one ('play_timing' at round.one)" in err
+    code, out, err = run("simulate", "toy", "-n", "2", "--workers", "1", "--json")
+    assert code == 1 and "Traceback" not in err
+    assert "the game asks no one" in json.loads(out)["error_samples"][0]["error"]
