@@ -321,8 +321,8 @@ def golden_games(directory: Path | None = None) -> list[tuple[str, int]]:
 
 def golden_transcript(game: str, seed: int) -> str:
     """Exactly what `sogo play GAME --seed SEED` prints (random agents), plus any error and exit code.
-    `game` may name a format and a seat count: `rebirth:rumble:3` plays `sogo play rebirth --format
-    rumble --players 3`."""
+    `game` may name a format and a seat count: `game:fmt:3` plays `sogo play game --format fmt
+    --players 3`."""
     from click.testing import CliRunner
 
     from interpreter.cli.main import cli
