@@ -130,18 +130,13 @@ class _PageParser:
             self.last = _Entry(kind, marker, body, number, topic.detail, changes)
             topic.children.append(self.last)
             return
-        if self.last is not None and not entry.blank_before and self._continues(self.last, entry):
+        if self.last is not None and not entry.blank_before and _continues(self.last):
             ended = self.last.text[-1:] in STRONG_END + SOFT_END
             self.last.text = f"{self.last.text}\n{entry.text}" if ended else join(self.last.text, entry.text)
             self.last.changes.extend(changes)
             return
         self.last = _Entry("paragraph", "", entry.text, number, topic.detail, changes)
         topic.children.append(self.last)
-
-    @staticmethod
-    def _continues(last: _Entry, entry: PageLine) -> bool:
-        """A line under an item continues it; under a paragraph only when the paragraph broke mid-sentence."""
-        return last.kind in ITEM_KINDS or last.text[-1:] not in STRONG_END + SOFT_END
 
     # -- assembly -------------------------------------------------------------------------------
 
@@ -185,6 +180,11 @@ class _PageParser:
                                         parent=number, kind=child.kind, marker=child.marker,
                                         detail=child.detail, changes=child.changes, section_id=section)
             rule.children.append(name)
+
+
+def _continues(last: _Entry) -> bool:
+    """A line under an item continues it; under a paragraph only when the paragraph broke mid-sentence."""
+    return last.kind in ITEM_KINDS or last.text[-1:] not in STRONG_END + SOFT_END
 
 
 def parse_page(text: str, source: str = "<text>") -> RuleDoc:
