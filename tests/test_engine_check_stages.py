@@ -144,3 +144,39 @@ def test_process_without_stage_is_reported(tmp_path):
         _rulebook(tmp_path, staged=True, stage_defeat="")
     assert "needs a `stage`" in str(err.value)
     assert "no rule process has stage 'defeat'" in str(err.value)
+
+
+def test_an_interrupt_held_back_by_a_batch_happens_when_the_batch_ends(tmp_path: Path) -> None:
+    """A rule-process batch is one action, so no interrupt runs inside it; what it did that calls for
+    one (a deck it emptied, for a refresh) is handled as soon as it ends, not at some later move."""
+    from toy_engine import game_of, toy_variant
+
+    procs = """
+rule_processing:
+  id: rule_processing
+  rules: ["10"]
+  processes:
+    - id: fill_pile
+      rules: ["10"]
+      stage: fill
+      for_each_player: "[turn_player]"
+      if: "count(cards('pile', p)) == 0 and count(cards('deck', p)) > 0"
+      do:
+        - move: {cards: "top('deck', p, 1)", to: pile, player: "p"}
+    - id: empty_deck_noticed
+      rules: ["10"]
+      when: always
+      for_each_player: "[turn_player]"
+      if: "noticed == null and count(cards('deck', p)) == 0"
+      do:
+        - set_var: {name: noticed, value: "stage"}
+"""
+    stages = ('    - {id: ct_other, rules: ["7"], player: non_turn_player}',
+              '    - {id: ct_other, rules: ["7"], player: non_turn_player}\n'
+              '  stages:\n    - {id: fill_stage, rules: ["7"], processes: fill}\n'
+              '    - {id: autos, rules: ["7"], pending: true}')
+    g = game_of(toy_variant(tmp_path, append=procs, replace=(stages,)), {"P1": {"deck": ["U-PLAIN"]}})
+    g.stop_at = "three"
+    while (d := g.advance()) is not None:
+        g.answer([d.options[-1].id])
+    assert g.state.vars.get("noticed") == 1, "noticed at step one's check timing, right after the batch"

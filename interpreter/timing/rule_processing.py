@@ -105,10 +105,11 @@ Binding = tuple[RuleProcess, Any, Any, int]
 class KeptBindings:
     """One process list's bindings, kept per assignment of the roles (`_bindings`)."""
 
-    __slots__ = ("version", "by_roles", "current")
+    __slots__ = ("procs", "version", "by_roles", "current")
 
-    def __init__(self, version: int, by_roles: dict[tuple[tuple[str, int], ...], list[Binding]],
-                 current: list[Binding]) -> None:
+    def __init__(self, procs: list[RuleProcess], version: int,
+                 by_roles: dict[tuple[tuple[str, int], ...], list[Binding]], current: list[Binding]) -> None:
+        self.procs = procs  # the list itself: an id alone may be reused once the list is gone
         self.version = version  # the game's global version when `current` was last checked
         self.by_roles = by_roles
         self.current = current
@@ -149,6 +150,8 @@ def _bindings(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[Binding]:
     cache = game.idle.lists
     key = id(procs)
     hit = cache.get(key)  # kept only for static processes
+    if hit is not None and hit.procs is not procs:
+        hit = None  # another list that had the same id (a plan rebuilt after a player left)
     if hit is not None:
         if hit.version == game.global_version:
             return hit.current
@@ -167,7 +170,7 @@ def _bindings(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[Binding]:
     if static:
         roles = tuple(game.state.roles.items())
         if hit is None:
-            cache[key] = KeptBindings(game.global_version, {roles: out}, out)
+            cache[key] = KeptBindings(procs, game.global_version, {roles: out}, out)
         else:
             hit.by_roles[roles] = out
             hit.version = game.global_version
@@ -224,4 +227,8 @@ def run_batch(game: Game, procs: list[RuleProcess], ctx: Ctx, first_only: bool =
         game._in_interrupt = outer_interrupt
     if outcomes:
         game.finalize_outcomes(outcomes, tuple(r for proc, _ in batch for r in proc.rules))
+    if not outer_interrupt and not game.state.over():
+        # What the batch did may call for an interrupt it held back (a deck emptied by a process
+        # must be refreshed at once, not at the next move).
+        yield from game.interrupts(ctx)
     return True
