@@ -60,6 +60,17 @@ def test_a_card_that_vanished(game: Game):
         check_invariants(game, game.advance(), n)
 
 
+def test_a_card_held_under_a_card_in_another_zone(game: Game):
+    held = game.state.objects[_first(game, "hand")]
+    holder = _first(game, "main_deck")
+    held.holder = holder
+    with pytest.raises(InvariantError, match=rf"card #{held.oid} in hand@\d is held under #{holder} in main_deck@\d"):
+        check_invariants(game, game.advance(), None)
+    held.holder = held.oid
+    with pytest.raises(InvariantError, match=rf"card #{held.oid} in hand@\d is held under #{held.oid} in hand"):
+        check_invariants(game, game.advance(), None)
+
+
 def test_a_view_that_shows_a_hidden_card(game: Game, monkeypatch: pytest.MonkeyPatch):
     real = Game.view
 

@@ -782,6 +782,65 @@ class Game:
         yield from self.interrupts(ctx)
         return new
 
+    def stack_onto(self, card: GameObject, onto: GameObject, ctx: Ctx) -> tuple[GameObject, GameObject, str] | None:
+        """Put `card` on top of the stack whose top is `onto`, the stack keeping its identity: the
+        object `onto` (its id, zone, controller, states, counters, marks, entry turn and timestamp)
+        now shows `card`'s card, so effects and anything else naming it keep naming the stack, and
+        the card that was on top becomes a new object held under it, right below it. `card` comes
+        from any zone (or from under `onto`), its old object kept as last known information as a
+        move keeps it. The top's abilities are new abilities: their uses this turn start again.
+        Returns (the top, the card now under it, the zone `card` came from), or None when either
+        has left its zone or they are one object."""
+        st = self.state
+        objects = st.objects
+        if card.oid == onto.oid or card.oid not in objects or onto.oid not in objects:
+            return None
+        came_from, from_player = card.zone, card.zone_player
+        said = f"{self.describe(card)} is put on top of {self.describe(onto)}"
+        if self.continuous.active_for(card):
+            card.last_fields = {f: self.field(card, f) for f in self.cards[card.card_id].fields}
+        seers = {p for p in range(st.num_players) if self.can_see(card, p)}
+        st.zones[(came_from, from_player)].remove(card.oid)
+        st.lki[card.oid] = card
+        del objects[card.oid]
+        zone, zp = onto.zone, onto.zone_player
+        first = onto.oid if onto.origin is None else onto.origin
+        under = GameObject(st.new_id(), onto.card_id, onto.owner, onto.controller, zone, zp,
+                           self._default_states(zone, {}), st.tick(), st.turn, onto.oid,
+                           known_to=set(onto.known_to), prev_oid=onto.oid, origin=first)
+        onto.card_id, onto.owner, onto.known_to = card.card_id, card.owner, seers
+        onto.prev_oid, onto.origin, onto.last_fields = card.oid, card.oid if card.origin is None else card.origin, None
+        objects[under.oid] = under
+        dest = st.zones[(zone, zp)]
+        dest.insert(dest.index(onto.oid) + 1, under.oid)
+        self._forget_abilities_of(onto.oid)
+        self.version += 1
+        self.place_changed(came_from, from_player)
+        self.place_changed(zone, zp)
+        if self.continuous.lapse:
+            self.continuous.observe()
+        if self.logging:
+            hidden = frozenset(p for p in range(st.num_players) if p not in seers and not self.can_see(onto, p))
+            self.log("stack", f"{said} (#{onto.oid} is now {self.describe(onto)}, with {self.describe(under)} "
+                              f"under it)", ctx.rules, hidden_from=hidden,
+                     redacted=f"a card is put on top of #{onto.oid}")
+        return onto, under, came_from
+
+    def _forget_abilities_of(self, oid: int) -> None:
+        """An object now shows another card, whose abilities are new ones: what was kept per ability of
+        the object (uses and once-a-turn triggers this turn, what its continuous abilities applied
+        to and lapsed for) is dropped."""
+        st = self.state
+        prefix = f"{oid}:"
+        for k in [k for k in st.ability_uses if k.startswith(prefix)]:
+            del st.ability_uses[k]
+        if any(k.startswith(prefix) for k in st.triggered_this_turn):
+            st.triggered_this_turn = {k for k in st.triggered_this_turn if not k.startswith(prefix)}
+        if any(k[0] == oid for k in st.applying):
+            st.applying = {k: v for k, v in st.applying.items() if k[0] != oid}
+        if any(k[0] == oid for k in st.lapsed):
+            st.lapsed = {k for k in st.lapsed if k[0] != oid}
+
     def redirect(self, obj: GameObject, dest: str, ctx: Ctx) -> str:
         r = self.rb.redirect
         if r and dest == r["from"] and r["if"](ctx.with_it(obj)):

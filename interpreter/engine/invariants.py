@@ -34,6 +34,13 @@ def check_invariants(game: Any, decision: Decision | None, total: int | None) ->
                 raise InvariantError(f"card #{i} in {zone}@{p} does not know it is there")
     if len(seen) != len(st.objects):
         raise InvariantError(f"{len(st.objects) - len(seen)} card(s) are in no zone")
+    for o in objects.values():
+        # A held card whose holder is still in play is in the holder's zone (a stack moves, or is
+        # made, as a whole); one whose holder has left may stay behind.
+        h = objects.get(o.holder) if o.holder is not None else None
+        if h is not None and (h is o or h.zone != o.zone or h.zone_player != o.zone_player):
+            raise InvariantError(f"card #{o.oid} in {o.zone}@{o.zone_player} is held under #{h.oid} "
+                                 f"in {h.zone}@{h.zone_player}")
     if total is not None and len(seen) + st.cards_gone != total:
         raise InvariantError(f"card count changed from {total} to {len(seen)}"
                              + (f" and {st.cards_gone} gone with players who left" if st.cards_gone else ""))

@@ -108,6 +108,28 @@ def v_place_under(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
             return
 
 
+@verb("stack_onto", {"card": "expr", "onto": "expr", "event": "event?"})
+def v_stack_onto(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Put a card on top of a stack so that it takes over the stack's identity: the same object (its
+    id, states, counters, marks...) with a new top card, the old top held under it (Game.stack_onto),
+    so whatever names the stack keeps applying to it. With `event`, that event is raised with `card`
+    (the top), `under` (the card now under it) and `from` (the zone the card came from). Nothing
+    happens when either card is missing or they are the same card."""
+    cards = in_zones(game, as_objects(a["card"](ctx)))
+    ontos = in_zones(game, as_objects(a["onto"](ctx)))
+    if len(cards) > 1 or len(ontos) > 1:
+        game.fail(ctx, f"stack_onto takes one card onto one card, got {len(cards)} onto {len(ontos)}")
+    if not cards or not ontos:
+        return
+    done = game.stack_onto(cards[0], ontos[0], ctx)
+    if done is None:
+        return
+    top, under, came_from = done
+    if "event" in a:
+        game.emit({"type": a["event"], "card": top, "under": under, "from": came_from}, ctx)
+    yield from game.interrupts(ctx)
+
+
 @verb("swap", {"a": "expr", "b": "expr"})
 def v_swap(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Exchange the zones of two cards at once; if either cannot move, neither does."""

@@ -1,0 +1,178 @@
+"""Stacks, attached cards, dice and covers, on a variant of the toy rulebook: `stack_onto` (a card put
+on top of a stack takes over its identity), cards held under another whose abilities work
+(`abilities_when_held`, `holder_of`), the `roll` verb, a copy limit with exceptions (`max_copies.except`),
+and covering requirements one card per symbol (`covers`, `choose_cover`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from toy_engine import game_of, play, texts, toy_variant
+
+from interpreter.engine.context import Ctx
+from interpreter.engine.invariants import check_invariants
+from interpreter.expr import compile_expr
+
+# The toy rulebook with: an event raised when a card is stacked, a placement state of the field, a
+# use limit, a card type whose abilities work while held.
+EDITS = (
+    ("events:\n", 'events:\n  - {id: stacked, rules: ["5"], fields: [card, under, from]}\n'),
+    ("placement_states:\n",
+     'placement_states:\n  - {id: pose, rules: ["3"], values: [upright, sideways], default: upright}\n'),
+    ("visibility: public, ordered: false, groups: [board]}",
+     "visibility: public, ordered: false, groups: [board], states: [pose]}"),
+    ("  - {id: on_board, rules:", '  - {id: once_a_turn, rules: ["4"], kind: limit, uses_per_turn: 1}\n'
+                                 "  - {id: on_board, rules:"),
+)
+
+CARDS = """game: toy
+cards:
+  - id: S-BASE
+    type: unit
+    name: Base
+    power: 1
+    abilities:
+      - kind: quick
+        keywords: [once_a_turn]
+        effect:
+          - set_var: {name: base_used, value: true}
+  - id: S-TOP
+    type: unit
+    name: Top
+    power: 4
+    abilities:
+      - kind: quick
+        keywords: [once_a_turn]
+        effect:
+          - set_var: {name: top_used, value: true}
+      - kind: quick
+        keywords: [in_hand]
+        effect:
+          - stack_onto: {card: this, onto: "cards('field', you) where it.name == 'Base'", event: stacked}
+  - id: S-WATCH
+    type: unit
+    name: Watch
+    power: 1
+    abilities:
+      - kind: reflex
+        trigger: {event: stacked}
+        effect:
+          - set_var: {name: heard, value: "[event.card.name, event.under.name, event.from]"}
+          - set_var: {name: heard_ids, value: "[event.card.oid, event.under.holder]"}
+  - id: S-LIFT
+    type: unit
+    name: Lift
+    power: 1
+    abilities:
+      - kind: quick
+        effect:
+          - let: {base: "(cards('field', you) where it.name == 'Base')[0]"}
+          - stack_onto: {card: "under(base) where it.name == 'Top'", onto: base}
+      - kind: quick
+        effect:
+          - let: {base: "(cards('field', you) where it.name == 'Base')[0]"}
+          - stack_onto: {card: base, onto: base}
+          - stack_onto: {card: "cards('hand', you)", onto: "cards('discard', you)"}
+  - id: S-PILE-UP
+    type: unit
+    name: Pile Up
+    power: 1
+    abilities:
+      - kind: quick
+        effect:
+          - stack_onto: {card: "cards('hand', you)", onto: "top('pile', you, 1)"}
+"""
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
+    return toy_variant(tmp_path_factory.mktemp("stacks"), replace=EDITS, cards=CARDS)
+
+
+def obj(g, card_id, zone=None):
+    return next(o for o in g.state.objects.values() if o.card_id == card_id and (zone is None or o.zone == zone))
+
+
+def use(d, name, nth=0):
+    """The option playing the nth offered ability of the card named `name`."""
+    return [o.id for o in d.options if o.id.startswith("use:") and f"{name} [" in o.label][nth]
+
+
+def ev(g, src, **names):
+    fn = compile_expr(src, names=set(g.rb.names) | set(names), functions=g.rb.functions)
+    return fn(Ctx(g, None, you=0, vars=dict(names)))
+
+
+def ids_of(g, zone, player=0):
+    return [(g.state.objects[i].card_id, g.state.objects[i].holder) for i in g.state.zones[(zone, player)]]
+
+
+# -- 1. stack_onto ------------------------------------------------------------------------------------
+def test_a_card_put_on_a_stack_takes_over_its_identity(env):
+    g = game_of(env, {"P1": {"field": [{"card": "S-BASE", "pose": "sideways", "counters": {"damage": 2},
+                                        "marks": {"tagged": True}, "under": ["U-PLAIN"]}, "S-WATCH", "U-BOOST"],
+                             "hand": ["S-TOP", "U-DASH"]}})
+    d = g.advance()
+    total = len(g.state.objects)
+    d = play(g, [use(d, "Boost")])  # +3 power to the field's cards, fixed on them now (locked)
+    d = play(g, [use(d, "Base")])  # Base's once-a-turn ability: used up
+    assert not [o for o in d.options if o.id.startswith("use:") and "Base [" in o.label]
+    base = obj(g, "S-BASE")
+    oid, entered, ts = base.oid, base.entered_turn, base.timestamp
+    old_top = obj(g, "S-TOP")
+    d = play(g, [use(d, "Top")])
+    top = g.state.objects[oid]
+    assert top is base and top.card_id == "S-TOP"  # the same object, a new top card
+    assert (top.states, top.counters, top.marks) == ({"pose": "sideways"}, {"damage": 2}, {"tagged": True})
+    assert (top.entered_turn, top.timestamp, top.zone, top.controller) == (entered, ts, "field", 0)
+    assert g.field(top, "power") == 4 + 3  # the locked effect keeps applying to the stack
+    under = obj(g, "S-BASE")
+    assert under.oid != oid and under.holder == oid and under.states == {"pose": "upright"}
+    assert not under.counters and not under.marks
+    # Below the top: the old top card first, then what was already held.
+    assert ids_of(g, "field")[:3] == [("S-TOP", None), ("S-BASE", oid), ("U-PLAIN", oid)]
+    assert old_top.oid not in g.state.objects and g.state.lki[old_top.oid].zone == "hand"
+    assert g.state.vars["heard"] == ["Top", "Base", "hand"]
+    assert g.state.vars["heard_ids"] == [oid, oid]
+    # The top card's abilities are new ones: its once-a-turn ability is offered though Base used one.
+    assert use(d, "Top") == f"use:c{oid}:a0"
+    assert any("Top [S-TOP#" in t and "is put on top of Base [S-BASE#" in t for t in texts(g))
+    assert check_invariants(g, d, total) == total
+    fork = g.fork()
+    assert fork.state.objects[oid].card_id == "S-TOP" and fork.state.objects[oid] is not top
+    assert [o.card_id for o in ev(fork, "under(s)", s=fork.state.objects[oid])] == ["S-BASE", "U-PLAIN"]
+    play(g, [use(d, "Top")])
+    assert g.state.vars["top_used"] is True
+
+
+def test_a_card_from_under_the_stack_replaces_its_old_object(env):
+    g = game_of(env, {"P1": {"field": [{"card": "S-BASE", "under": ["S-TOP", "U-PLAIN"]}, "S-LIFT"]}})
+    d = g.advance()
+    total = len(g.state.objects)
+    oid = obj(g, "S-BASE").oid
+    held_top = obj(g, "S-TOP").oid
+    d = play(g, [use(d, "Lift")])
+    assert ids_of(g, "field") == [("S-TOP", None), ("S-BASE", oid), ("U-PLAIN", oid), ("S-LIFT", None)]
+    assert g.state.objects[oid].card_id == "S-TOP" and held_top not in g.state.objects
+    assert check_invariants(g, d, total) == total
+
+
+def test_nothing_happens_without_two_different_cards(env):
+    g = game_of(env, {"P1": {"field": ["S-BASE", "S-LIFT"], "hand": ["U-PLAIN"]}})
+    d = g.advance()
+    before = ids_of(g, "field") + ids_of(g, "hand")
+    play(g, [use(d, "Lift", 1)])  # onto itself; onto an empty discard pile
+    assert ids_of(g, "field") + ids_of(g, "hand") == before
+    assert not any("put on top" in t for t in texts(g))
+
+
+def test_a_stack_in_a_pile_keeps_its_top_in_play(env):
+    g = game_of(env, {"P1": {"pile": ["U-AURA", "U-PLAIN"], "field": ["S-PILE-UP", "U-DASH"], "hand": ["U-PINGED"]}})
+    d = g.advance()
+    aura = obj(g, "U-AURA")
+    assert g.field(obj(g, "S-PILE-UP"), "power") == 2
+    play(g, [use(d, "Pile Up")])
+    assert ids_of(g, "pile") == [("U-PINGED", None), ("U-AURA", aura.oid), ("U-PLAIN", None)]
+    # Aura is under the top now: only the top card of a pile is in play, so its ability stops.
+    assert g.field(obj(g, "S-PILE-UP"), "power") == 1
