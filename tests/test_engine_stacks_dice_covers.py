@@ -22,6 +22,10 @@ EDITS = (
      'placement_states:\n  - {id: pose, rules: ["3"], values: [upright, sideways], default: upright}\n'),
     ("visibility: public, ordered: false, groups: [board]}",
      "visibility: public, ordered: false, groups: [board], states: [pose]}"),
+    ("common_fields:\n", "  - {id: gear, rules: ['2'], abilities_valid_in: [board], default_keywords: [on_board],\n"
+                         "     abilities_when_held: true}\n"
+                         "  - {id: trinket, rules: ['2'], abilities_valid_in: [board], default_keywords: [on_board]}\n"
+                         "common_fields:\n"),
     ("  - {id: on_board, rules:", '  - {id: once_a_turn, rules: ["4"], kind: limit, uses_per_turn: 1}\n'
                                  "  - {id: on_board, rules:"),
 )
@@ -82,6 +86,49 @@ cards:
       - kind: quick
         effect:
           - stack_onto: {card: "cards('hand', you)", onto: "top('pile', you, 1)"}
+  - id: S-RECALL
+    type: unit
+    name: Recall
+    power: 1
+    abilities:
+      - kind: quick
+        effect:
+          - move: {cards: "cards('field', you) where it.name == 'Base'", to: hand}
+      - kind: quick
+        effect:
+          - move: {cards: "under((cards('field', you) where it.name == 'Base')[0])", to: discard}
+  - id: G-SHIELD
+    type: gear
+    name: Shield
+    abilities:
+      - kind: aura
+        effect: {affects: "holder_of(this)", modify: {power: {add: 2}}}
+  - id: T-SHIELD
+    type: trinket
+    name: Trinket Shield
+    abilities:
+      - kind: aura
+        effect: {affects: "holder_of(this)", modify: {power: {add: 2}}}
+  - id: G-BELL
+    type: gear
+    name: Bell
+    abilities:
+      - kind: reflex
+        keywords: [on_ping]
+        effect:
+          - set_var: {name: bell, value: "as_list(bell) + [holder_of(this).name]"}
+      - kind: reflex
+        trigger: {event: moved, if: "event.old.oid == this.oid"}
+        effect:
+          - set_var: {name: bell_left, value: "event.to"}
+  - id: T-BELL
+    type: trinket
+    name: Trinket Bell
+    abilities:
+      - kind: reflex
+        keywords: [on_ping]
+        effect:
+          - set_var: {name: bell, value: "as_list(bell) + ['trinket']"}
 """
 
 
@@ -176,3 +223,36 @@ def test_a_stack_in_a_pile_keeps_its_top_in_play(env):
     assert ids_of(g, "pile") == [("U-PINGED", None), ("U-AURA", aura.oid), ("U-PLAIN", None)]
     # Aura is under the top now: only the top card of a pile is in play, so its ability stops.
     assert g.field(obj(g, "S-PILE-UP"), "power") == 1
+
+
+# -- 2. attached cards: abilities_when_held, holder_of -------------------------------------------------
+def test_an_attached_card_with_a_continuous_ability_modifies_its_holder(env):
+    g = game_of(env, {"P1": {"field": [{"card": "S-BASE", "under": ["G-SHIELD"]}, {"card": "U-PLAIN",
+                                                                                   "under": ["T-SHIELD"]}]}})
+    g.advance()
+    base, shield = obj(g, "S-BASE"), obj(g, "G-SHIELD")
+    assert g.field(base, "power") == 3  # 1 + 2 from the attached Shield
+    assert g.field(obj(g, "U-PLAIN"), "power") == 2  # a trinket's abilities do not work while held
+    assert ev(g, "holder_of(s)", s=shield) is base
+    assert ev(g, "holder_of(b)", b=base) is None
+
+
+def test_an_attached_card_stops_working_when_its_holder_leaves(env):
+    g = game_of(env, {"P1": {"field": [{"card": "S-BASE", "under": ["G-SHIELD"]}, "S-RECALL"]}})
+    d = g.advance()
+    shield = obj(g, "G-SHIELD")
+    play(g, [use(d, "Recall")])
+    base = obj(g, "S-BASE")
+    assert base.zone == "hand" and shield.zone == "field"
+    assert g.field(base, "power") == 1
+    assert ev(g, "holder_of(s)", s=shield) is None
+
+
+def test_an_attached_card_with_a_triggered_ability(env):
+    g = game_of(env, {"P1": {"field": [{"card": "S-BASE", "under": ["G-BELL"]},
+                                       {"card": "U-PLAIN", "under": ["T-BELL"]}, "S-RECALL"]}})
+    d = g.advance()
+    assert g.state.vars["bell"] == ["Base"]  # the ping: the attached Bell triggers, the trinket does not
+    play(g, [use(d, "Recall", 1)])  # Bell goes from under Base to the discard pile
+    assert obj(g, "G-BELL").zone == "discard"
+    assert g.state.vars["bell_left"] == "discard"  # it saw its own move: it worked where it was

@@ -229,6 +229,17 @@ def f_holder_present(env: Any, obj: GameObject) -> bool:
     return h is not None and h.zone == obj.zone and h.zone_player == obj.zone_player
 
 
+def f_holder_of(env: Any, obj: Any) -> GameObject | None:
+    """The card a card is held under (attached to), while that card is in play in the same zone;
+    null for a card held by none, or whose holder has left."""
+    if not isinstance(obj, GameObject) or obj.holder is None:
+        return None
+    h = env.game.state.objects.get(obj.holder)
+    if h is None or h.zone != obj.zone or h.zone_player != obj.zone_player:
+        return None
+    return h
+
+
 def f_under(env: Any, obj: GameObject) -> list[GameObject]:
     if obj is None:
         return []
@@ -404,6 +415,7 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("cards_of", f_cards_of, 2, 2, pass_env=True),
         FuncSpec("newest", f_newest, 1, 2, pass_env=True),
         FuncSpec("holder_present", f_holder_present, 1, 1, pass_env=True),
+        FuncSpec("holder_of", f_holder_of, 1, 1, pass_env=True),
         FuncSpec("under", f_under, 1, 1, pass_env=True),
         FuncSpec("str", f_str, 1, 1, pass_env=True),
         FuncSpec("pending_count", f_pending_count, 0, 0, pass_env=True),

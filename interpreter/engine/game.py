@@ -175,6 +175,9 @@ class Game:
         self.ability_zone_plan: list[tuple[Any, str, bool]] = [
             (k, k[0], bool(rb.zones[k[0]].raw.get("top_only"))) for k in self.state.zones if k[0] in ability_zones]
         self.ability_zone_set = frozenset(ability_zones)
+        # Card types whose cards held under another card (attached) have working abilities where
+        # their type's abilities work, while the holder is in the same zone (`abilities_when_held`).
+        self.held_types = frozenset(tid for tid, t in rb.card_types.items() if t.get("abilities_when_held"))
         # A rulebook's ability kind -> how it is played (activated | auto | continuous).
         self.kind_of: dict[str, str] = {str(k.get("id")): engine_kind(k) for k in rb.raw.get("ability_kinds", []) or []}
         self._zone_defaults: dict[str, dict[str, Any]] = {}  # zone -> its cards' default states (rulebook data)

@@ -56,7 +56,7 @@ def ability_objects(game: Game, player: int | None = None) -> list[GameObject]:
                 card = cards[o.card_id]
                 if (anyway or card.abilities) and (zone in zones_of.get(card.type, ())
                                        or zone in game.active_zone_cards.get(o.card_id, ())):
-                    if o.holder is None and o.states.get(FACE) != "down":
+                    if (o.holder is None or held_works(game, o)) and o.states.get(FACE) != "down":
                         objs.append(o)
         negating = [e for e in st.effects if e.kind == "continuous" and e.spec.get("negate")]
         if negating and not game.cache.get("negating"):
@@ -80,6 +80,16 @@ def ability_objects(game: Game, player: int | None = None) -> list[GameObject]:
     if player is None:
         return cache[1]
     return [o for o in cache[1] if o.zone_player == player]
+
+
+def held_works(game: Game, obj: GameObject) -> bool:
+    """Whether a card held under another has working abilities: its type says held cards' do
+    (`abilities_when_held`, an attached card) and its holder is in play in the same zone. Read for an
+    object that has left too (its holder as things stand now)."""
+    if obj.holder is None or game.cards[obj.card_id].type not in game.held_types:
+        return False
+    h = game.state.objects.get(obj.holder)
+    return h is not None and h.zone == obj.zone and h.zone_player == obj.zone_player
 
 
 def use_key(obj: GameObject, ab: Ability) -> str:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 from interpreter.engine.context import Ctx
 from interpreter.loader.model import ability_label
 from interpreter.state.objects import GameObject, Pending
-from interpreter.timing.abilities import ability_key, ability_objects, gate_ok
+from interpreter.timing.abilities import ability_key, ability_objects, gate_ok, held_works
 from interpreter.timing.watch import event_subject
 
 if TYPE_CHECKING:
@@ -131,7 +131,7 @@ class Triggers:
                 moved = (old.oid, event["new"].oid)
             if isinstance(old, GameObject) and old.oid not in st.objects:
                 card = game.cards[old.card_id]
-                if card.abilities and old.holder is None and (
+                if card.abilities and (old.holder is None or held_works(game, old)) and (
                         old.zone in game.rb.ability_zones.get(card.type, ())
                         or old.zone in game.active_zone_cards.get(old.card_id, ())):
                     gone = [(old, ab, trig) for ab, trig in self._by_event(old.card_id).get("moved", ())
@@ -185,7 +185,7 @@ class Triggers:
         game = self.game
         out: list[tuple[GameObject, Any, dict[str, Any]]] = []
         for old in objs:
-            if old.oid in game.state.objects or old.holder is not None:
+            if old.oid in game.state.objects or (old.holder is not None and not held_works(game, old)):
                 continue  # still where it was: it watches as any card does
             card = game.cards[old.card_id]
             if old.zone in game.rb.ability_zones.get(card.type, ()) or old.zone in game.active_zone_cards.get(

@@ -83,8 +83,8 @@ def fields_read(ast: Any, bodies: Mapping[str, Any], seen: frozenset[str] = froz
 
 
 ZONE_PURE_FUNCS = VALUE_FUNCS | ZONE_FUNCS | {
-    "in_group", "zone_visibility", "any", "all", "merge", "newest", "holder_present", "under", "str", "names",
-    "has_name", "printed", "field", "origin", "as_list", "distinct_count",
+    "in_group", "zone_visibility", "any", "all", "merge", "newest", "holder_present", "holder_of", "under", "str",
+    "names", "has_name", "printed", "field", "origin", "as_list", "distinct_count",
     # A card's counter changes its card's place; a player's counter change clears every idle binding
     # (the counter verb), so counters read like cards.
     "counter"}  # read only their arguments, cards and zones
