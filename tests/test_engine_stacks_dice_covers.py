@@ -11,8 +11,10 @@ import pytest
 from toy_engine import game_of, play, texts, toy_variant
 
 from interpreter.engine.context import Ctx
+from interpreter.engine.errors import GameError
 from interpreter.engine.invariants import check_invariants
 from interpreter.expr import compile_expr
+from interpreter.scenarios.runner import build_game
 
 # The toy rulebook with: an event raised when a card is stacked, a placement state of the field, a
 # use limit, a card type whose abilities work while held.
@@ -129,6 +131,19 @@ cards:
         keywords: [on_ping]
         effect:
           - set_var: {name: bell, value: "as_list(bell) + ['trinket']"}
+  - id: S-DIE
+    type: unit
+    name: Die
+    power: 1
+    abilities:
+      - kind: quick
+        effect:
+          - roll: {sides: 6, as: r, player: you}
+          - set_var: {name: rolled, value: "as_list(rolled) + [r]"}
+      - kind: quick
+        effect:
+          - roll: {sides: "count(cards('hand', you))", as: r}
+          - set_var: {name: rolled, value: "as_list(rolled) + [r]"}
 """
 
 
@@ -256,3 +271,32 @@ def test_an_attached_card_with_a_triggered_ability(env):
     play(g, [use(d, "Recall", 1)])  # Bell goes from under Base to the discard pile
     assert obj(g, "G-BELL").zone == "discard"
     assert g.state.vars["bell_left"] == "discard"  # it saw its own move: it worked where it was
+
+
+# -- 3. dice: roll ----------------------------------------------------------------------------------
+def rolls(env, seed, times=8, nth=0, hand=()):
+    rb, cards = env
+    g = build_game({"seed": seed, "setup": {"start_at": "round", "turn": 0,
+                                            "roles": {"mover": "P1", "other_side": "P2"},
+                                            "zones": {"P1": {"field": ["S-DIE"], "hand": list(hand)}}}}, rb, cards)
+    d = g.advance()
+    play(g, [use(d, "Die", nth)] * times)
+    return g, g.state.vars.get("rolled")
+
+
+def test_a_die_roll_is_a_logged_chance_event_the_seed_decides(env):
+    g, got = rolls(env, 5)
+    assert len(got) == 8 and all(1 <= n <= 6 for n in got)
+    logged = [e for e in g.entries if e.kind == "random"]
+    assert [e.text for e in logged] == [f"P1 rolls a 6-sided die: {n}" for n in got]
+    assert all(e.chance for e in logged)
+    assert rolls(env, 5)[1] == got  # the same seed, the same rolls
+    assert any(rolls(env, s)[1] != got for s in (6, 7, 8))
+
+
+def test_a_die_with_sides_from_an_expression(env):
+    g, got = rolls(env, 1, times=3, nth=1, hand=["U-PLAIN"])
+    assert got == [1, 1, 1]  # one card in hand: a one-sided die
+    assert "P1 rolls a 1-sided die: 1" in texts(g)  # the master rolls when no player is named
+    with pytest.raises(GameError, match="roll: a die needs at least 1 side, got 0"):
+        rolls(env, 1, times=1, nth=1)

@@ -1,4 +1,4 @@
-"""Verbs that ask players to choose, and the chance verb."""
+"""Verbs that ask players to choose, and the chance verbs."""
 
 from __future__ import annotations
 
@@ -122,5 +122,23 @@ def v_random_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     p = pool[game.state.rng.randrange(len(pool))]
     game.log("random", f"P{p + 1} is chosen at random", ctx.rules, chance=True)
     ctx.set(a["as"], p)
+    return
+    yield
+
+
+@verb("roll", {"sides": "expr", "as": "name", "player": "expr?"})
+def v_roll(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Roll a die with `sides` sides and bind the number rolled (1 to `sides`): a chance event drawn
+    from the game's seeded generator and logged, so a seed gives the same rolls. `player` (default:
+    the effect's master) is who rolls, for the log."""
+    sides = a["sides"](ctx)
+    if not isinstance(sides, int) or isinstance(sides, bool) or sides < 1:
+        game.fail(ctx, f"roll: a die needs at least 1 side, got {sides!r}")
+    player = a["player"](ctx) if "player" in a else ctx.you
+    n = game.state.rng.randrange(sides) + 1
+    die = f"a {sides}-sided die"
+    game.log("random", f"P{player + 1} rolls {die}: {n}" if isinstance(player, int) else f"{die} is rolled: {n}",
+             ctx.rules, chance=True)
+    ctx.set(a["as"], n)
     return
     yield
