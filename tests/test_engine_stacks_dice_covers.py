@@ -14,6 +14,8 @@ from interpreter.engine.context import Ctx
 from interpreter.engine.errors import GameError
 from interpreter.engine.invariants import check_invariants
 from interpreter.expr import compile_expr
+from interpreter.loader.cards import check_deck
+from interpreter.loader.diagnostics import LoadError
 from interpreter.scenarios.runner import build_game
 
 # The toy rulebook with: an event raised when a card is stacked, a placement state of the field, a
@@ -28,6 +30,8 @@ EDITS = (
                          "     abilities_when_held: true}\n"
                          "  - {id: trinket, rules: ['2'], abilities_valid_in: [board], default_keywords: [on_board]}\n"
                          "common_fields:\n"),
+    ("at_least: 1}\n", "at_least: 1}\n      max_copies: {id: two_of_a_name, rules: ['2'], by: name, max: 2,\n"
+                        "                   except: \"it.name == 'Plain'\"}\n"),
     ("  - {id: on_board, rules:", '  - {id: once_a_turn, rules: ["4"], kind: limit, uses_per_turn: 1}\n'
                                  "  - {id: on_board, rules:"),
 )
@@ -300,3 +304,19 @@ def test_a_die_with_sides_from_an_expression(env):
     assert "P1 rolls a 1-sided die: 1" in texts(g)  # the master rolls when no player is named
     with pytest.raises(GameError, match="roll: a die needs at least 1 side, got 0"):
         rolls(env, 1, times=1, nth=1)
+
+
+# -- 4. a copy limit with exceptions: max_copies.except ----------------------------------------------
+def test_cards_the_exception_holds_for_have_no_copy_limit(env):
+    rb, cards = env
+    assert check_deck(rb, cards, {"deck": ["U-PLAIN"] * 4}) == []  # any number of Plain
+    assert check_deck(rb, cards, {"deck": ["U-PLAIN", "U-PLAIN", "U-PINGED", "U-PINGED"]}) == []
+    assert check_deck(rb, cards, {"deck": ["U-PLAIN", "U-PINGED", "U-PINGED", "U-PINGED"]}) == [
+        ("deck", "deck construction two_of_a_name (2): at most 2 copies of name Pinged, found 3")]
+
+
+def test_a_bad_exception_is_a_located_error(tmp_path):
+    with pytest.raises(LoadError) as e:
+        toy_variant(tmp_path, replace=(("at_least: 1}\n", "at_least: 1}\n      max_copies: {id: m, rules: ['2'], "
+                                                           "max: 2, except: \"it.name ==\"}\n"),))
+    assert "all.yaml:" in str(e.value) and "in expression" in str(e.value)

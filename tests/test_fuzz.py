@@ -66,6 +66,8 @@ def legal_zone(draw: Any, rule: Any, cards: dict[str, Any]) -> list[str]:
     have_bound = [0] * len(bounds)
     copies: Counter[str] = Counter()
     by, most = (rule.max_copies[2], rule.max_copies[3]) if rule.max_copies else ("id", None)
+    unlimited = rule.max_copies[4] if rule.max_copies else None  # the cards the limit does not apply to
+    free = {c: unlimited is not None and bool(unlimited(CardEnv(cards[c]))) for c in pool}
     ids: list[str] = []
 
     def key(c: str) -> str:
@@ -77,14 +79,15 @@ def legal_zone(draw: Any, rule: Any, cards: dict[str, Any]) -> list[str]:
         if any(m and high is not None and have >= high
                for m, have, (_, _, high) in zip(in_bound[c], have_bound, bounds, strict=True)):
             return False
-        return most is None or copies[key(c)] < most
+        return most is None or free[c] or copies[key(c)] < most
 
     def add(options: list[str]) -> None:
         if not options:
             reject()  # the greedy choice painted itself into a corner: try other draws
         c = draw(st.sampled_from(options))
         ids.append(c)
-        copies[key(c)] += 1
+        if not free[c]:
+            copies[key(c)] += 1
         for i, m in enumerate(in_exact[c]):
             have_exact[i] += m
         for i, m in enumerate(in_bound[c]):

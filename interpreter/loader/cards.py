@@ -504,7 +504,8 @@ class CardEnv:
 
 
 def check_deck(rb: Rulebook, cards: dict[str, CardDef], deck: dict[str, list[str]]) -> list[tuple[str, str]]:
-    """Deck construction as data: exact counts by condition and a copy limit (returns problems)."""
+    """Deck construction as data: exact counts by condition and a copy limit, which the cards its
+    `except` condition holds for are free of (returns problems)."""
     problems: list[tuple[str, str]] = []
     for rule in rb.deck_rules:
         ids = deck.get(rule.zone, [])
@@ -521,9 +522,11 @@ def check_deck(rb: Rulebook, cards: dict[str, CardDef], deck: dict[str, list[str
                 problems.append((rule.zone, f"deck construction {cid} ({', '.join(rules)}): {rule.zone} must "
                                             f"have {span} matching cards, has {n}"))
         if rule.max_copies is not None:
-            mid, rules, by, mx = rule.max_copies
+            mid, rules, by, mx, unlimited = rule.max_copies
             counts: dict[str, int] = {}
             for c in ids:
+                if unlimited is not None and unlimited(CardEnv(cards[c])):
+                    continue  # a card any number of which may be in a deck
                 key = str(cards[c].fields.get(by, c)) if by != "id" else c
                 counts[key] = counts.get(key, 0) + 1
             for key, n in sorted(counts.items()):

@@ -162,7 +162,9 @@ class DeckRule:
     rules: tuple[str, ...]
     zone: str
     counts: list[tuple[str, tuple[str, ...], Fn, int]]
-    max_copies: tuple[str, tuple[str, ...], str, int] | None
+    # The copy limit: (id, rules, the field copies share, the most copies, the cards it does not limit
+    # (`except`, a condition over `it`; None: every card)).
+    max_copies: tuple[str, tuple[str, ...], str, int, Fn | None] | None
     # Counts bounded by `at_least` / `at_most` instead of `exactly`: (id, rules, where, low, high).
     bounds: list[tuple[str, tuple[str, ...], Fn, int | None, int | None]] = field(default_factory=list)
 

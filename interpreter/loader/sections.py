@@ -413,9 +413,10 @@ def compile_deck_rules(m: Merged, known: Known, comp: Compiler) -> list[DeckRule
                    c.get("at_least"), c.get("at_most")) for j, c in enumerate(dk.get("counts", []) or [])
                   if "exactly" not in c and ("at_least" in c or "at_most" in c)]
         mc = dk.get("max_copies")
+        unlimited = comp.expr(mc["except"], loc.at("max_copies", "except")) if mc and "except" in mc else None
         deck_rules.append(DeckRule(dk["id"], tuple(dk.get("rules", ())), dk.get("zone"), counts,
-                                   (mc["id"], tuple(mc.get("rules", ())), mc.get("by", "id"), int(mc["max"]))
-                                   if mc else None, bounds))
+                                   (mc["id"], tuple(mc.get("rules", ())), mc.get("by", "id"), int(mc["max"]),
+                                    unlimited) if mc else None, bounds))
     return deck_rules
 
 
