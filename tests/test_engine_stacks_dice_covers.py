@@ -148,6 +148,25 @@ cards:
         effect:
           - roll: {sides: "count(cards('hand', you))", as: r}
           - set_var: {name: rolled, value: "as_list(rolled) + [r]"}
+  - {id: S-NEEDY, type: unit, name: Needy, power: 1, needs: {red: 1, blue: 1}}
+  - id: S-PAY
+    type: unit
+    name: Pay
+    power: 1
+    abilities:
+      - kind: quick
+        effect:
+          - choose_cover: {player: you, from: "cards('hand', you)", field: tags, requirements: "['red', 'blue', 'any']",
+                           wildcard: any, as: paid, prompt: pay}
+          - move: {cards: paid, to: discard}
+          - set_var: {name: paid, value: "paid select it.name"}
+      - kind: quick
+        cost:
+          - choose_cover: {player: you, from: "cards('hand', you)", field: tags, requirements: "['red', 'blue']",
+                           as: paid}
+          - move: {cards: paid, to: discard}
+        effect:
+          - set_var: {name: cost_paid, value: "count(cards('discard', you))"}
 """
 
 
@@ -320,3 +339,69 @@ def test_a_bad_exception_is_a_located_error(tmp_path):
         toy_variant(tmp_path, replace=(("at_least: 1}\n", "at_least: 1}\n      max_copies: {id: m, rules: ['2'], "
                                                            "max: 2, except: \"it.name ==\"}\n"),))
     assert "all.yaml:" in str(e.value) and "in expression" in str(e.value)
+
+
+# -- 5. covering requirements one card per symbol: covers, choose_cover ------------------------------
+def covers(g, names, requirements, wildcard="'any'"):
+    objs = {o.card_id: o for o in g.state.objects.values()}
+    cs = [objs[n] for n in names]
+    return ev(g, f"covers(cs, 'tags', {requirements}" + (f", {wildcard})" if wildcard else ")"), cs=cs)
+
+
+def test_covers_gives_each_required_symbol_its_own_card(env):
+    g = game_of(env, {"P1": {"hand": ["U-TWO-TAGS", "U-PLAIN", "U-BLUE", "U-AURA", "S-NEEDY"]}})
+    g.advance()
+    assert covers(g, ["U-TWO-TAGS", "U-PLAIN"], "['red', 'blue']")  # Plain red, Two Tags blue
+    assert not covers(g, ["U-TWO-TAGS"], "['red', 'blue']")  # a card with two symbols pays one
+    assert not covers(g, ["U-TWO-TAGS", "U-BLUE"], "['red', 'red']")
+    assert covers(g, ["U-PLAIN", "U-BLUE", "U-AURA"], "['red', 'any', 'any']")  # any card pays the wildcard
+    assert not covers(g, ["U-PLAIN", "U-BLUE", "U-AURA"], "['red', 'blue', 'any', 'any']")
+    assert not covers(g, ["U-AURA", "U-AURA"], "['red']") and covers(g, ["U-AURA"], "['any']")
+    assert covers(g, [], "[]") and not covers(g, [], "['any']")
+    needs = obj(g, "S-NEEDY")
+    assert ev(g, "covers(cs, 'tags', n.needs)", cs=[obj(g, "U-PLAIN"), obj(g, "U-TWO-TAGS")], n=needs) is True
+    assert ev(g, "covers(cs, 'tags', n.needs, 'any')", cs=[obj(g, "U-PLAIN"), obj(g, "U-BLUE")], n=needs) is True
+    assert ev(g, "covers(cs, 'tags', n.needs)", cs=[obj(g, "U-PLAIN"), obj(g, "U-AURA")], n=needs) is False
+
+
+def test_choose_cover_offers_only_cards_that_keep_the_cover_possible(env):
+    g = game_of(env, {"P1": {"field": ["S-PAY"], "hand": ["U-TWO-TAGS", "U-PLAIN", "U-BLUE", "U-AURA"]}})
+    d = g.advance()
+    total = len(g.state.objects)
+    d = play(g, [use(d, "Pay")])
+    assert d.prompt == "pay: red" and sorted(o.label.split(" [")[0] for o in d.options) == ["Plain", "Two Tags"]
+    d = play(g, ["U-TWO-TAGS"])  # blue: only Blue can pay it now, taken without asking
+    assert d.prompt == "pay: any" and sorted(o.label.split(" [")[0] for o in d.options) == ["Aura", "Plain"]
+    d = play(g, ["U-AURA"])
+    assert g.state.vars["paid"] == ["Two Tags", "Blue", "Aura"]
+    assert [g.state.objects[i].card_id for i in g.state.zones[("hand", 0)]] == ["U-PLAIN"]
+    assert check_invariants(g, d, total) == total
+
+
+def test_choose_cover_never_paints_the_player_into_a_corner(env):
+    g = game_of(env, {"P1": {"field": ["S-PAY"], "hand": ["U-TWO-TAGS", "U-PLAIN", "U-AURA"]}})
+    d = g.advance()
+    d = play(g, [use(d, "Pay")])
+    # Red: Two Tags would leave no card for blue, so only Plain is offered (and taken); then Two
+    # Tags pays blue, Aura the wildcard: no question at all.
+    assert d.prompt == "play_timing"
+    assert g.state.vars["paid"] == ["Plain", "Two Tags", "Aura"]
+
+
+def test_choose_cover_binds_nothing_when_no_cover_exists(env):
+    g = game_of(env, {"P1": {"field": ["S-PAY"], "hand": ["U-PLAIN", "U-PLAIN", "U-AURA"]}})
+    d = g.advance()
+    d = play(g, [use(d, "Pay")])
+    assert d.prompt == "play_timing" and g.state.vars["paid"] == []
+    assert len(g.state.zones[("hand", 0)]) == 3 and not any("chooses" in t for t in texts(g))
+
+
+def test_a_cost_that_must_cover_requirements_is_offered_only_when_it_can(env):
+    g = game_of(env, {"P1": {"field": ["S-PAY"], "hand": ["U-PLAIN", "U-PLAIN", "U-AURA"]}})
+    d = g.advance()
+    assert len([o for o in d.options if o.id.startswith("use:")]) == 1  # the second ability cannot be paid
+    g = game_of(env, {"P1": {"field": ["S-PAY"], "hand": ["U-PLAIN", "U-TWO-TAGS", "U-AURA"]}})
+    d = g.advance()
+    play(g, [use(d, "Pay", 1)])
+    assert g.state.vars["cost_paid"] == 2
+    assert [g.state.objects[i].card_id for i in g.state.zones[("hand", 0)]] == ["U-AURA"]

@@ -354,7 +354,8 @@ def f_field(env: Any, obj: Any, name: str) -> Any:
     return env.attr(obj, name)
 
 
-def _values(env: Any, obj: GameObject, f: str) -> list[Any]:
+def field_values(env: Any, obj: GameObject, f: str) -> list[Any]:
+    """A card's values of a field as it is now: a list field's items, or a single value (none if unset)."""
     return [v for v in _as_list(env.attr(obj, f)) if v is not None and v != ""]
 
 
@@ -363,7 +364,7 @@ def f_distinct_count(env: Any, cards: Any, f: str) -> int:
     (an attribute list) gives any one of them, a card with none gives nothing. With several values per
     card this is a maximum bipartite matching of cards to values (networkx)."""
     objs = [c for c in _as_list(cards) if isinstance(c, GameObject)]
-    values = [_values(env, c, f) for c in objs]
+    values = [field_values(env, c, f) for c in objs]
     if all(len(v) <= 1 for v in values):
         return len({v[0] for v in values if v})
     import networkx as nx
@@ -374,6 +375,78 @@ def f_distinct_count(env: Any, cards: Any, f: str) -> int:
     g.add_edges_from((("card", i), ("value", v)) for i, vs in enumerate(values) for v in vs)
     matching = nx.bipartite.hopcroft_karp_matching(g, top_nodes=left)
     return sum(1 for n in left if n in matching)
+
+
+def cover_symbols(requirements: Any, wildcard: Any) -> tuple[list[Any], int]:
+    """Requirements to cover (a mapping symbol -> count, such as a multiset field, or a list of
+    symbols) as the specific symbols, one entry per copy in the order given, and how many are the
+    wildcard (paid by any card)."""
+    pairs = list(requirements.items()) if isinstance(requirements, dict) else [(s, 1) for s in _as_list(requirements)]
+    specific: list[Any] = []
+    wild = 0
+    for symbol, n in pairs:
+        if symbol is None or not isinstance(n, int) or n <= 0:
+            continue
+        if wildcard is not None and symbol == wildcard:
+            wild += n
+        else:
+            specific.extend([symbol] * n)
+    return specific, wild
+
+
+def coverable(pays: list[list[Any]], specific: list[Any], wild: int) -> bool:
+    """Whether cards (each given by the symbols it can pay) can pay every specific symbol with a card
+    of its own, with `wild` cards left for the wildcard: a bipartite matching of requirements to cards
+    (networkx) that uses every requirement. A card with two symbols pays only one of them."""
+    if len(pays) < len(specific) + wild:
+        return False
+    if not specific:
+        return True
+    needed: dict[Any, int] = {}
+    for s in specific:
+        needed[s] = needed.get(s, 0) + 1
+    relevant = [[s for s in dict.fromkeys(p) if s in needed] for p in pays]
+    if all(len(r) <= 1 for r in relevant):  # no card has a choice: count them
+        have: dict[Any, int] = {}
+        for r in relevant:
+            if r:
+                have[r[0]] = have.get(r[0], 0) + 1
+        return all(have.get(s, 0) >= n for s, n in needed.items())
+    import networkx as nx
+
+    g = nx.Graph()
+    slots = [("need", i) for i in range(len(specific))]
+    g.add_nodes_from(slots)
+    g.add_edges_from((("need", i), ("card", j)) for i, s in enumerate(specific) for j, r in enumerate(relevant)
+                     if s in r)
+    matching = nx.bipartite.hopcroft_karp_matching(g, top_nodes=slots)
+    return all(n in matching for n in slots)
+
+
+def cover_choices(pays: list[list[Any]], left: list[int], specific: list[Any], wild: int) -> list[int]:
+    """The cards (indexes into `pays`, among `left`) that can pay the next requirement (the first
+    specific symbol, or the wildcard once none is left) and leave the others coverable by the rest:
+    what a player paying one requirement at a time may be offered without painting themselves into
+    a corner."""
+    if not specific and wild <= 0:
+        return []
+    rest, rest_wild = (specific[1:], wild) if specific else ([], wild - 1)
+    out: list[int] = []
+    for i in left:
+        if specific and specific[0] not in pays[i]:
+            continue
+        if coverable([pays[j] for j in left if j != i], rest, rest_wild):
+            out.append(i)
+    return out
+
+
+def f_covers(env: Any, cards: Any, f: str, requirements: Any, wildcard: Any = None) -> bool:
+    """Whether the cards can cover the requirements one card per symbol: each required symbol paid by
+    a card of its own that has the symbol among its values of field `f`, the `wildcard` symbol by any
+    card (`requirements`: a mapping symbol -> count, such as a multiset field, or a list of symbols)."""
+    objs = [c for c in _as_list(cards) if isinstance(c, GameObject)]
+    specific, wild = cover_symbols(requirements, wildcard)
+    return coverable([field_values(env, c, f) for c in objs], specific, wild)
 
 
 def f_origin(env: Any, obj: GameObject) -> int | None:
@@ -433,5 +506,6 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("field", f_field, 2, 2, pass_env=True),
         FuncSpec("origin", f_origin, 1, 1, pass_env=True),
         FuncSpec("distinct_count", f_distinct_count, 2, 2, pass_env=True),
+        FuncSpec("covers", f_covers, 3, 4, pass_env=True),
     ]
 }

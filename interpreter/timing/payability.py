@@ -7,6 +7,8 @@ is worked out from the steps themselves, by a dry run that changes nothing:
 - a `choose` needs at least its minimum of candidates (cards already spent by an earlier step of
   the same cost do not count twice); its name is bound to the first candidates so later steps can
   be judged;
+- a `choose_cover` needs its candidates (less cards spent) to cover its requirements; its name is
+  bound to one such cover;
 - a `move` or `set_state` needs its cards still in play, and a state change needs a card not
   already in that state (an action that would change nothing is not done, so it pays nothing);
 - a template call is judged by the template's own `can` when it states one, else by its steps;
@@ -27,7 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.engine.context import Ctx
-from interpreter.engine.functions import f_distinct_count
+from interpreter.engine.functions import cover_choices, cover_symbols, coverable, f_distinct_count, field_values
 from interpreter.state.objects import GameObject
 from interpreter.verbs.cards import as_objects
 from interpreter.verbs.registry import Step
@@ -83,6 +85,20 @@ def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
         if _available(step, ctx, cands) < lo:
             return False
         ctx.vars[a["as"]] = cands[:max(lo, 0)]
+        return True
+    if verb == "choose_cover":
+        cands = [c for c in _pool(step, ctx) if isinstance(c, GameObject) and c.oid not in spent]
+        specific, wild = cover_symbols(a["requirements"](ctx), a.get("wildcard"))
+        pays = [field_values(ctx, c, a["field"]) for c in cands]
+        if not coverable(pays, specific, wild):
+            return False
+        left, cover = list(range(len(cands))), []
+        while specific or wild > 0:  # one cover, for the steps after it to be judged
+            i = cover_choices(pays, left, specific, wild)[0]
+            left.remove(i)
+            cover.append(cands[i])
+            specific, wild = (specific[1:], wild) if specific else ([], wild - 1)
+        ctx.vars[a["as"]] = cover
         return True
     if verb == "move" or verb == "set_state":
         objs = as_objects(a["cards"](ctx))

@@ -14,7 +14,7 @@ from interpreter.expr import walk
 from interpreter.expr.nodes import Attr, Binary, Call, Compare, Literal, Name
 
 ZONE_FUNCS = {"cards", "cards_in", "cards_of", "top", "bottom"}  # read a zone: (zone, player(s), ...)
-FIELD_FUNCS = {"field", "printed"}  # read a field named by an argument
+FIELD_FUNCS = {"field", "printed", "covers"}  # read a field named by an argument
 # Functions of their arguments only (and of which players are still in the game: a player leaving
 # clears what was kept).
 VALUE_FUNCS = {"other", "players", "opponents", "teammates", "players_from", "players_left", "zones_in", "min", "max",
@@ -84,7 +84,7 @@ def fields_read(ast: Any, bodies: Mapping[str, Any], seen: frozenset[str] = froz
 
 ZONE_PURE_FUNCS = VALUE_FUNCS | ZONE_FUNCS | {
     "in_group", "zone_visibility", "any", "all", "merge", "newest", "holder_present", "holder_of", "under", "str",
-    "names", "has_name", "printed", "field", "origin", "as_list", "distinct_count",
+    "names", "has_name", "printed", "field", "origin", "as_list", "distinct_count", "covers",
     # A card's counter changes its card's place; a player's counter change clears every idle binding
     # (the counter verb), so counters read like cards.
     "counter"}  # read only their arguments, cards and zones

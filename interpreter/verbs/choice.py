@@ -6,7 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
-from interpreter.engine.functions import f_distinct_count
+from interpreter.engine.functions import (
+    cover_choices,
+    cover_symbols,
+    coverable,
+    f_as_list,
+    f_distinct_count,
+    field_values,
+)
 from interpreter.state.objects import GameObject
 from interpreter.verbs.registry import Gen, verb
 
@@ -65,6 +72,40 @@ def _choose_distinct(game: Game, player: int, candidates: list[Any], lo: int, hi
             break
         chosen.extend(pick)
     return chosen
+
+
+@verb("choose_cover", {"player": "expr", "from": "expr", "field": "str", "requirements": "expr", "wildcard": "str?",
+                       "as": "name", "prompt": "str?"})
+def v_choose_cover(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Choose cards that cover requirements one card per symbol (see `covers`): one requirement at a
+    time, the specific symbols in the order given and the wildcard last, each offer holding only the
+    cards that can pay that symbol and leave the remaining requirements coverable by the remaining
+    cards, so a player never paints themselves into a corner; an offer of one card is taken without
+    asking. Binds the chosen cards, or [] (nothing asked) when no cover exists: a rulebook checks
+    `covers` first where that matters (a cost's `can`)."""
+    cards = [c for c in f_as_list(ctx, a["from"](ctx)) if isinstance(c, GameObject)]
+    wildcard = a.get("wildcard")
+    specific, wild = cover_symbols(a["requirements"](ctx), wildcard)
+    pays = [field_values(ctx, c, a["field"]) for c in cards]
+    chosen: list[GameObject] = []
+    if coverable(pays, specific, wild):
+        player = a["player"](ctx)
+        prompt = a.get("prompt", a["as"])
+        left = list(range(len(cards)))
+        while (specific or wild > 0) and not game.state.halted():
+            allowed = cover_choices(pays, left, specific, wild)
+            symbol = specific[0] if specific else wildcard
+            pick = yield from game.choose_items(player, [cards[i] for i in allowed], 1, 1, f"{prompt}: {symbol}", ctx)
+            i = next((i for i in allowed if pick and cards[i] is pick[0]), -1)
+            if i < 0:
+                break
+            left.remove(i)
+            chosen.append(cards[i])
+            if specific:
+                specific = specific[1:]
+            else:
+                wild -= 1
+    ctx.set(a["as"], chosen)
 
 
 @verb("choose_one", {"player": "expr", "options": "options", "prompt": "str?", "as": "name?"})
