@@ -69,3 +69,39 @@ def v_negate(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         game.log("negate", f"{target.get('kind')} {name} is negated", ctx.rules)
     return
     yield
+
+
+@verb("resolve_abilities", {"card": "expr", "kind": "str"})
+def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Carry out a card's own abilities of one kind now, wherever the card is: each pays its cost (one
+    that cannot be paid is skipped) and resolves, in the order its controller chooses. For abilities
+    a rule carries out itself, not played at play timing nor triggered (a card's text carried out as
+    it is played; abilities carried out inside a rule process)."""
+    from interpreter.engine.decisions import Decision, Option
+    from interpreter.loader.model import ability_label
+    from interpreter.state.objects import GameObject
+    from interpreter.timing.abilities import run_effect
+    from interpreter.timing.payability import can_pay
+
+    card = a["card"](ctx)
+    obj = card[0] if isinstance(card, list) and card else card
+    if not isinstance(obj, GameObject):
+        return
+    kind = game.kind_of.get(a["kind"], a["kind"])
+    todo = [ab for ab in game.abilities_of(obj) if ab.kind == kind]
+    master = obj.controller
+    while todo and not game.state.halted():
+        ab = todo[0]
+        if len(todo) > 1:
+            d = Decision(master, "one", "choose_ability_order",
+                         [Option(f"a{x.index}", ability_label(x), x) for x in todo], 1, 1, ctx.rules)
+            (ab,) = yield from game.ask(d, ctx)
+        todo.remove(ab)
+        actx = Ctx(game, None, you=master, this=game.state.objects.get(obj.oid) or obj, rules=ab.rules, ability=ab)
+        if ab.cost and not can_pay(game, ab.cost, actx):
+            game.log("resolve", f"{game.describe(obj)}: {ability_label(ab)}: the cost cannot be paid", ab.rules)
+            continue
+        game.log("resolve", f"{game.describe(obj)}: {ability_label(ab)} resolves", ab.rules)
+        if ab.cost:
+            yield from game.run(ab.cost, actx)
+        yield from run_effect(game, ab, actx)
