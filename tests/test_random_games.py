@@ -9,7 +9,7 @@ from interpreter.cli.setup import load_game_env
 from interpreter.sim import play_one, simulate
 
 GAMES = 200
-TITLES = ["lovelive", "haikyu", "rebirth"]
+TITLES = ["lovelive", "haikyu", "rebirth", "hololive"]
 
 
 @pytest.fixture(scope="module", params=TITLES)
@@ -66,11 +66,17 @@ def test_last_known_information_does_not_grow_with_the_game(env):
     """Departed cards are forgotten as each turn begins: at the end of a game the table holds about
     one turn's worth, not every object the game ever made."""
     rb, cards, decks = env
-    for seed in (1, 2):
+    checked = 0
+    for seed in range(1, 10):
         g = play_one(rb, cards, decks, seed)
+        if g.state.turn < 3:
+            continue  # a game lost at once (hololive: random agents may leave the stage empty, 6.2.1.10)
         departed = g.state.next_id - len(g.state.objects)  # objects made beyond those in zones, roughly
-        assert g.state.turn >= 3
         assert len(g.state.lki) < departed / 3, (len(g.state.lki), departed)
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2, "two games of three turns or more"
 
 
 FORMATS = [("rebirth", "rumble", 3), ("rebirth", "rumble_one_out", 4), ("rebirth", "circle", 4),
