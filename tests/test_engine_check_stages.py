@@ -180,3 +180,43 @@ rule_processing:
     while (d := g.advance()) is not None:
         g.answer([d.options[-1].id])
     assert g.state.vars.get("noticed") == 1, "noticed at step one's check timing, right after the batch"
+
+
+def test_a_stage_until_none_repeats_before_the_others_look(tmp_path: Path) -> None:
+    """`until_none`: a one-action stage repeats until nothing of it applies before the procedure starts
+    over, so an earlier stage never sees it half done (hololive 11.3.2: every down before the losses)."""
+    from toy_engine import game_of, toy_variant
+
+    procs = """
+rule_processing:
+  id: rule_processing
+  rules: ["10"]
+  processes:
+    - id: half_seen
+      rules: ["10"]
+      stage: watch
+      if: "half == null and count(cards('pile', 0)) + count(cards('pile', 1)) == 1"
+      do:
+        - set_var: {name: half, value: true}
+    - id: fill_pile
+      rules: ["10"]
+      stage: fill
+      for_each_player: "[turn_player, other(turn_player)]"
+      if: "count(cards('pile', p)) == 0 and count(cards('deck', p)) > 0"
+      do:
+        - move: {cards: "top('deck', p, 1)", to: pile, player: "p"}
+"""
+    for until_none, half in ((False, True), (True, None)):
+        flag = ", until_none: true" if until_none else ""
+        stages = ('    - {id: ct_other, rules: ["7"], player: non_turn_player}',
+                  '    - {id: ct_other, rules: ["7"], player: non_turn_player}\n'
+                  '  stages:\n    - {id: watch_stage, rules: ["7"], processes: watch}\n'
+                  f'    - {{id: fill_stage, rules: ["7"], processes: fill, one_action: true{flag}}}\n'
+                  '    - {id: autos, rules: ["7"], pending: true}')
+        env = toy_variant(tmp_path / str(until_none), append=procs, replace=(stages,))
+        g = game_of(env, {"P1": {"deck": ["U-PLAIN"]}, "P2": {"deck": ["U-PLAIN"]}})
+        g.stop_at = "three"
+        while (d := g.advance()) is not None:
+            g.answer([d.options[-1].id])
+        assert len(g.state.zone("pile", 0)) == len(g.state.zone("pile", 1)) == 1
+        assert g.state.vars.get("half") == half

@@ -449,6 +449,21 @@ def f_covers(env: Any, cards: Any, f: str, requirements: Any, wildcard: Any = No
     return coverable([field_values(env, c, f) for c in objs], specific, wild)
 
 
+def f_payable(env: Any, obj: Any, kind: str) -> bool:
+    """Whether the card has an ability of this kind (a rulebook ability kind) whose cost its controller
+    can pay now: e.g. whether a card's own text could be carried out (a cost step with `can:` states
+    what it needs)."""
+    if not isinstance(obj, GameObject):
+        return False
+    from interpreter.engine.context import Ctx
+    from interpreter.timing.payability import can_pay
+
+    game: Game = env.game
+    engine_kind = game.kind_of.get(kind, kind)
+    return any(can_pay(game, ab.cost, Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules, ability=ab))
+               for ab in game.abilities_of(obj) if ab.kind == engine_kind)
+
+
 def f_origin(env: Any, obj: GameObject) -> int | None:
     """The physical card an object is: its first object id, the same across zone changes."""
     if not isinstance(obj, GameObject):
@@ -505,6 +520,7 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("printed", f_printed, 2, 2, pass_env=True),
         FuncSpec("field", f_field, 2, 2, pass_env=True),
         FuncSpec("origin", f_origin, 1, 1, pass_env=True),
+        FuncSpec("payable", f_payable, 2, 2, pass_env=True),
         FuncSpec("distinct_count", f_distinct_count, 2, 2, pass_env=True),
         FuncSpec("covers", f_covers, 3, 4, pass_env=True),
     ]

@@ -1,10 +1,11 @@
 """Check timing: rule processes and pending auto abilities, stage by stage.
 
 A rulebook's `check_timing.stages` lists the stages in order: a stage runs the rule processes of one
-`stage` name (all that apply at once, or with `one_action` only the first), or lets one pending
-ability resolve. A stage that did anything sends the procedure back to the first stage; the
-procedure ends when a pass through every stage does nothing. Without stages the procedure is two
-stages: every rule process, then one pending ability.
+`stage` name (all that apply at once, or with `one_action` only the first; with `until_none` the
+stage repeats until nothing of it applies), or lets one pending ability resolve. A stage that did
+anything sends the procedure back to the first stage; the procedure ends when a pass through every
+stage does nothing. Without stages the procedure is two stages: every rule process, then one
+pending ability.
 
 `check_timing.order` lists whose pending abilities are resolved first: a role (`player:` active
 player, non-active player, turn player or non-turn player) or an expression giving players in
@@ -35,6 +36,7 @@ class Stage:
     id: str
     processes: list[RuleProcess] | None  # None: the pending-ability stage
     one_action: bool = False
+    until_none: bool = False  # repeat the stage until it finds nothing, then start over
 
 
 def _players_for(game: Game, entry: dict[str, Any], ctx: Ctx) -> list[int]:
@@ -75,7 +77,8 @@ def _config(rb: Any) -> tuple[list[dict[str, Any]], tuple[str, ...], list[Stage]
         plan = [Stage("rule_processing", list(rb.rule_processes)), Stage("pending", None)]
     else:
         plan = [Stage(st["id"], [p for p in rb.rule_processes if p.stage == st["processes"]],
-                      bool(st.get("one_action", False))) if "processes" in st else Stage(st["id"], None)
+                      bool(st.get("one_action", False)), bool(st.get("until_none", False)))
+                if "processes" in st else Stage(st["id"], None)
                 for st in stages]
     return order, tuple(cfg.get("rules", ())), plan
 
@@ -101,6 +104,9 @@ def check_timing(game: Game, ctx: Ctx) -> Any:
                 acted = yield from _resolve_one(game, order, rules, cctx)
             else:
                 acted = yield from rproc.run_batch(game, stage.processes, cctx, stage.one_action)
+                while acted and stage.until_none and not (st.halted() or st.over()):
+                    if not (yield from rproc.run_batch(game, stage.processes, cctx, stage.one_action)):
+                        break
             if acted or st.halted() or st.over():
                 break
         if not acted:
