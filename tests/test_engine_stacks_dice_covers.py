@@ -92,6 +92,9 @@ cards:
       - kind: quick
         effect:
           - stack_onto: {card: "cards('hand', you)", onto: "top('pile', you, 1)"}
+      - kind: quick
+        effect:
+          - stack_onto: {card: "cards('hand', you)", onto: "top('deck', you, 1)"}
   - id: S-RECALL
     type: unit
     name: Recall
@@ -261,6 +264,16 @@ def test_a_stack_in_a_pile_keeps_its_top_in_play(env):
     assert ids_of(g, "pile") == [("U-PINGED", None), ("U-AURA", aura.oid), ("U-PLAIN", None)]
     # Aura is under the top now: only the top card of a pile is in play, so its ability stops.
     assert g.field(obj(g, "S-PILE-UP"), "power") == 1
+
+
+def test_a_stack_made_in_a_hidden_zone_is_logged_for_those_who_saw_both_cards(env):
+    g = game_of(env, {"P1": {"deck": ["U-AURA", "U-PLAIN"], "field": ["S-PILE-UP"], "hand": ["U-PINGED"]}})
+    d = g.advance()
+    play(g, [use(d, "Pile Up", 1)])
+    entry = next(e for e in g.entries if e.kind == "stack")
+    # P1 knew the card from their hand but not the deck's top card; P2 knew neither.
+    assert entry.hidden_from == frozenset({0, 1}) and entry.redacted.startswith("a card is put on top of #")
+    assert [g.state.objects[i].card_id for i in g.state.zones[("deck", 0)]] == ["U-PINGED", "U-AURA", "U-PLAIN"]
 
 
 # -- 2. attached cards: abilities_when_held, holder_of -------------------------------------------------

@@ -803,6 +803,7 @@ class Game:
         if self.continuous.active_for(card):
             card.last_fields = {f: self.field(card, f) for f in self.cards[card.card_id].fields}
         seers = {p for p in range(st.num_players) if self.can_see(card, p)}
+        saw_top = {p for p in range(st.num_players) if self.can_see(onto, p)}
         st.zones[(came_from, from_player)].remove(card.oid)
         st.lki[card.oid] = card
         del objects[card.oid]
@@ -823,7 +824,11 @@ class Game:
         if self.continuous.lapse:
             self.continuous.observe()
         if self.logging:
-            hidden = frozenset(p for p in range(st.num_players) if p not in seers and not self.can_see(onto, p))
+            # Hidden from a player who sees the card put on top neither before nor after, or the old
+            # top card neither before nor now.
+            hidden = frozenset(p for p in range(st.num_players)
+                               if (p not in seers and not self.can_see(onto, p))
+                               or (p not in saw_top and not self.can_see(under, p)))
             self.log("stack", f"{said} (#{onto.oid} is now {self.describe(onto)}, with {self.describe(under)} "
                               f"under it)", ctx.rules, hidden_from=hidden,
                      redacted=f"a card is put on top of #{onto.oid}")
