@@ -158,3 +158,38 @@ def test_a_card_that_left_sees_an_event_that_names_it():
 def test_a_card_that_left_does_not_see_an_event_otherwise():
     g = swap(1)
     assert "left_from" not in g.state.vars
+
+
+def test_the_same_card_in_two_places_is_a_real_choice(tmp_path):
+    """Choosing exactly N among copies of a card is made without asking only when nothing tells them
+    apart: the same card in two zones, or one holding a card under it, is a real choice."""
+    from toy_engine import game_of, toy_variant
+
+    cards = """game: toy
+cards:
+  - id: C-PICK
+    type: unit
+    name: Picker
+    power: 1
+    abilities:
+      - kind: quick
+        effect:
+          - choose: {player: you, from: "(cards('hand', you) + cards('field', you)) where it.name == 'Plain'",
+                     min: 1, max: 1, as: picked}
+          - set_var: {name: picked_zone, value: "picked[0].zone"}
+"""
+    env = toy_variant(tmp_path, cards=cards)
+    g = game_of(env, {"P1": {"pile": ["C-PICK"], "hand": ["U-PLAIN"], "field": ["U-PLAIN"]}})
+    d = g.advance()
+    g.answer([next(o.id for o in d.options if o.id.startswith("use:"))])
+    d = g.advance()
+    assert d is not None and d.prompt == "picked" and len(d.options) == 2
+    g.answer([d.options[1].id])
+    g.advance()
+    assert g.state.vars["picked_zone"] == "field"
+    same = game_of(env, {"P1": {"pile": ["C-PICK"], "hand": ["U-PLAIN", "U-PLAIN"]}})
+    d = same.advance()
+    same.answer([next(o.id for o in d.options if o.id.startswith("use:"))])
+    d = same.advance()
+    assert d is None or d.prompt != "picked", "two copies in one hand: nothing to choose"
+    assert same.state.vars["picked_zone"] == "hand"

@@ -491,13 +491,20 @@ class Game:
                 hidden_from=hidden, redacted=f"P{player + 1} chooses {len(chosen)} card(s)")
         return chosen
 
-    @staticmethod
-    def _interchangeable(items: list[Any]) -> bool:
+    def _interchangeable(self, items: list[Any]) -> bool:
+        """Whether choosing among these cards changes nothing: the same card in the same zone and
+        states, with nothing of its own (marks, counters, cards held under it). The same card in two
+        places, or holding different cards, is a real choice."""
         first = items[0] if items else None
         if not isinstance(first, GameObject):
             return False
-        return all(isinstance(o, GameObject) and o.card_id == first.card_id and o.states == first.states
-                   and o.holder is None and not o.marks and not o.counters for o in items)
+        if not all(isinstance(o, GameObject) and o.card_id == first.card_id and o.states == first.states
+                   and o.holder is None and not o.marks and not o.counters
+                   and o.zone == first.zone and o.zone_player == first.zone_player for o in items):
+            return False
+        objs = self.state.objects
+        holders = {objs[i].holder for i in self.state.zones.get((first.zone, first.zone_player), ())}
+        return not any(o.oid in holders for o in items)
 
     # -- names and attributes for expressions -----------------------------------------------
     def builtin_name(self, name: str, ctx: Ctx) -> Any:
