@@ -293,6 +293,13 @@ def f_ability_count(env: Any, obj: Any) -> int:
     return len(env.game.abilities_of(obj))
 
 
+def f_ability_index(env: Any) -> int | None:
+    """The index of the ability being played or resolved (null outside one): what an effect names to
+    play the same ability again (`resolve_abilities` with `index`)."""
+    ab = getattr(env, "ability", None)
+    return None if ab is None else int(ab.index)
+
+
 def f_has_ability_kind(env: Any, obj: Any, kind: str) -> bool:
     """Whether a card has an ability of this kind: a kind the rulebook names (its `ability_kinds`)
     or how one is played (activated, auto, continuous)."""
@@ -513,6 +520,7 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("player_value", f_player_value, 2, 2, pass_env=True),
         FuncSpec("ability_count", f_ability_count, 1, 1, pass_env=True),
         FuncSpec("has_ability_kind", f_has_ability_kind, 2, 2, pass_env=True),
+        FuncSpec("ability_index", f_ability_index, 0, 0, pass_env=True),
         FuncSpec("has_keyword", f_has_keyword, 2, 2, pass_env=True),
         FuncSpec("moved_within_group_this_turn", f_moved_within_group_this_turn, 1, 1, pass_env=True),
         FuncSpec("names", f_names, 1, 1, pass_env=True),

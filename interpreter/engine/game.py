@@ -143,7 +143,7 @@ class Game:
         self.owner_locked = bool((rb.raw.get("zone_rules") or {}).get("owner_locked"))
         printed_or_granted = [ab for c in cards.values() for ab in c.abilities] + [g.base for g in rb.grants]
         # Some card or grant has a continuous ability that replaces an event (timing/replacement.py).
-        self.replacing_abilities = any(ab.kind == "continuous" and ab.continuous and "instead" in ab.continuous
+        self.replacing_abilities = any(ab.kind == "continuous" and repl.replaces(ab.continuous)
                                        for ab in printed_or_granted)
         # Some card or grant has an ability played in response: plays open response windows.
         self.responses_possible = bool(rb.timing.get("responses")) and any(
@@ -849,6 +849,8 @@ class Game:
         prefix = f"{oid}:"
         for k in [k for k in st.ability_uses if k.startswith(prefix)]:
             del st.ability_uses[k]
+        for k in [k for k in st.ability_uses_game if k.startswith(prefix)]:
+            del st.ability_uses_game[k]
         if any(k.startswith(prefix) for k in st.triggered_this_turn):
             st.triggered_this_turn = {k for k in st.triggered_this_turn if not k.startswith(prefix)}
         if any(k[0] == oid for k in st.applying):

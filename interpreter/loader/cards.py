@@ -154,6 +154,7 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
     kind = engine_kind(kind_defs.get(kind) or {"id": kind})
     triggers: list[dict[str, Any]] = []
     limit: int | None = None
+    game_limit: int | None = None
     gate: str | None = None
     conditions: list[tuple[str, Any]] = []
     resolving: list[tuple[str, Any]] = []
@@ -172,7 +173,10 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
                 comp.error(loc.at("keywords", i), f"keyword '{kw}' makes an auto ability; this one is {kind}")
             triggers.append(k["trigger_c"])
         elif kk == "limit":
-            limit = int(k.get("uses_per_turn", 1))
+            if "uses_per_game" in k:
+                game_limit = int(k["uses_per_game"])
+            if "uses_per_turn" in k or "uses_per_game" not in k:
+                limit = int(k.get("uses_per_turn", 1))
         elif kk == "zone_gate":
             gate = k["zone"]
         elif kk == "condition":
@@ -210,7 +214,7 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
     return Ability(index, kind, tuple(rules), triggers, cost,
                    bool(raw.get("optional", False)), effect, continuous, limit, gate, tuple(kws),
                    str(raw.get("text", "")), tuple(conditions), answers,
-                   tuple(resolving) if kind != "continuous" else (), designates)
+                   tuple(resolving) if kind != "continuous" else (), designates, game_limit)
 
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

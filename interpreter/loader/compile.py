@@ -264,8 +264,10 @@ class Compiler:
             kl = loc.at(key)
             if key in ("affects", "if", "state"):
                 out[key] = self.expr(v, kl)
-            elif key in ("do", "instead"):
+            elif key in ("do", "instead", "before", "after", "cost"):
                 out[key] = self.steps(v, kl)
+            elif key == "change":
+                out[key] = self.arg("fields", v, kl, "spec")
             elif key == "modify":
                 out[key] = self.modify(v, kl)
             elif key == "modify_player":
@@ -276,7 +278,7 @@ class Compiler:
                 out[key] = self.trigger(v, kl)
             elif key == "event":
                 out[key] = self.arg("event", v, kl, "spec")
-            elif key in ("optional", "once", "negate"):
+            elif key in ("optional", "once", "negate", "when_idle"):
                 out[key] = bool(v)
             elif key == "no_stack":
                 if not isinstance(v, (bool, str)):
@@ -285,8 +287,9 @@ class Compiler:
             elif key == "rules":
                 out[key] = tuple(v)
             else:
-                self.error(kl, f"unknown key '{key}' (allowed: affects, if, do, instead, modify, trigger, "
-                               "event, optional, once, negate, no_stack, modify_player, grant, rules)", at_key=True)
+                self.error(kl, f"unknown key '{key}' (allowed: affects, if, do, instead, change, before, after, "
+                               "cost, modify, trigger, event, optional, once, when_idle, negate, no_stack, "
+                               "modify_player, grant, rules)", at_key=True)
         if "grant" in out and "affects" not in out:
             self.error(loc, "an effect that grants abilities needs 'affects' (the cards that get them)")
         return out

@@ -88,6 +88,8 @@ class Ability:
     resolving_conditions: tuple[tuple[str, Fn], ...] = ()
     # The rulebook's designations its effect reads: made when it starts to resolve (Designation).
     designates: tuple[Designation, ...] = ()
+    # The most uses a game (a `limit` keyword's `uses_per_game`), beside `limit`, the most a turn.
+    game_limit: int | None = None
 
 
 @dataclass(frozen=True)

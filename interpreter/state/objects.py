@@ -181,6 +181,7 @@ class GameState:
     pending: list[Pending]
     effects: list[Effect]
     ability_uses: dict[str, int]  # "oid:index" -> uses this turn
+    ability_uses_game: dict[str, int]  # "oid:index" -> uses this game, of abilities limited a game
     triggered_this_turn: set[str]
     # Continuous abilities that lapse (a rulebook option): what each (source object, ability index)
     # applied to when last seen, and the (source, ability, card) triples that lapsed this turn.
@@ -222,6 +223,7 @@ class GameState:
         self.pending = []
         self.effects = []
         self.ability_uses = {}
+        self.ability_uses_game = {}
         self.triggered_this_turn = set()
         self.applying = {}
         self.lapsed = set()
@@ -274,6 +276,7 @@ class GameState:
                               e.created_turn, list(e.locked) if e.locked is not None else None, e.uses,
                               remap(e.bindings, objects)) for e in self.effects]
         out.ability_uses = dict(self.ability_uses)
+        out.ability_uses_game = dict(self.ability_uses_game)
         out.triggered_this_turn = set(self.triggered_this_turn)
         out.applying = dict(self.applying)
         out.lapsed = set(self.lapsed)

@@ -162,7 +162,19 @@ def works_in(game: Game, card_id: str, ab: Ability, zone: str) -> bool:
 
 
 def limit_ok(game: Game, obj: GameObject, ab: Ability) -> bool:
-    return ab.limit is None or game.state.ability_uses.get(use_key(obj, ab), 0) < ab.limit
+    """Whether the ability is within its use limits (a `limit` keyword's uses a turn and a game)."""
+    if ab.limit is not None and game.state.ability_uses.get(use_key(obj, ab), 0) >= ab.limit:
+        return False
+    return ab.game_limit is None or game.state.ability_uses_game.get(use_key(obj, ab), 0) < ab.game_limit
+
+
+def count_use(game: Game, obj: GameObject, ab: Ability) -> None:
+    """The ability was used once more (this turn, and this game when it has a limit a game)."""
+    st = game.state
+    key = use_key(obj, ab)
+    st.ability_uses[key] = st.ability_uses.get(key, 0) + 1
+    if ab.game_limit is not None:
+        st.ability_uses_game[key] = st.ability_uses_game.get(key, 0) + 1
 
 
 def playable(game: Game, ab: Ability, ctx: Ctx) -> bool:
@@ -209,8 +221,7 @@ def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
     if ab.cost:
         yield from game.run(ab.cost, actx)
     if isinstance(src, GameObject):
-        key = use_key(src, ab)
-        st.ability_uses[key] = st.ability_uses.get(key, 0) + 1
+        count_use(game, src, ab)
     if game.responses_possible and (yield from _answered(game, src, ab, pend.master, actx)):
         return
     if _unmet_when_resolving(game, src, ab):
@@ -225,8 +236,7 @@ def activate(game: Game, obj: GameObject, ab: Ability, player: int, ctx: Ctx) ->
     actx = Ctx(game, None, you=player, this=obj, rules=ab.rules, ability=ab)
     game.log("activate", f"P{player + 1} plays {ability_label(ab)} of {game.describe(obj)}", ab.rules)
     yield from game.run(ab.cost, actx)
-    key = use_key(obj, ab)
-    game.state.ability_uses[key] = game.state.ability_uses.get(key, 0) + 1  # used even if then negated
+    count_use(game, obj, ab)  # used even if then negated
     if game.responses_possible and (yield from _answered(game, obj, ab, player, actx)):
         return
     if _unmet_when_resolving(game, obj, ab):

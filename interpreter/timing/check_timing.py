@@ -4,8 +4,9 @@ A rulebook's `check_timing.stages` lists the stages in order: a stage runs the r
 `stage` name (all that apply at once, or with `one_action` only the first; with `until_none` the
 stage repeats until nothing of it applies), or lets one pending ability resolve. A stage that did
 anything sends the procedure back to the first stage; the procedure ends when a pass through every
-stage does nothing. Without stages the procedure is two stages: every rule process, then one
-pending ability.
+stage does nothing; then a delayed trigger waiting for nothing else to remain (`when_idle`)
+becomes pending, and the procedure goes on. Without stages the procedure is two stages: every rule
+process, then one pending ability.
 
 `check_timing.order` lists whose pending abilities are resolved first: a role (`player:` active
 player, non-active player, turn player or non-turn player) or an expression giving players in
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
 from interpreter.loader.model import RuleProcess
+from interpreter.state.objects import Pending
 from interpreter.timing import rule_processing as rproc
 from interpreter.timing.abilities import resolve_pending
 
@@ -109,10 +111,26 @@ def check_timing(game: Game, ctx: Ctx) -> Any:
                         break
             if acted or st.halted() or st.over():
                 break
-        if not acted:
+        if not acted and not _idle_trigger(game):
             break
         resolved = True
     return resolved
+
+
+def _idle_trigger(game: Game) -> bool:
+    """Nothing remains to be done: the first delayed trigger waiting for that (`when_idle`) becomes
+    pending (it fires once), and the procedure goes on to resolve it."""
+    st = game.state
+    for eff in st.effects:
+        if eff.kind == "delayed_trigger" and eff.spec.get("when_idle"):
+            st.effects.remove(eff)
+            spec = dict(eff.spec)
+            spec["_bindings"] = eff.bindings
+            st.pending.append(Pending(st.new_id(), eff.source, eff.source_card, -1, eff.master, {"type": "idle"},
+                                      spec))
+            game.log("trigger", "a delayed trigger triggers (nothing else remains)", tuple(spec.get("rules", ())))
+            return True
+    return False
 
 
 def _resolve_one(game: Game, order: list[dict[str, Any]], rules: tuple[str, ...], cctx: Ctx) -> Any:

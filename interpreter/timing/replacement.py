@@ -1,56 +1,84 @@
-"""Replacement effects: when an event would happen, something else happens instead.
+"""Replacement effects: when an event would happen, something else happens instead, or it happens
+changed.
 
 They come from resolving effects (the `replacement` verb) and from continuous abilities whose
-effect description names an `event` and what happens `instead` (a card's "when X would happen,
-do Y instead"), while the ability works. Each replacement applies at most once to the same event;
-among several, the affected card's master chooses which applies first; an optional replacement
-asks its master.
+effect description names an `event` and what the replacement does (a card's "when X would happen,
+do Y instead"), while the ability works. A replacement does one or more of:
+
+- `instead`: steps run in place of the event, which does not happen;
+- `change`: {FIELD: EXPR}: the event happens with these values (read over `event`, the event as
+  earlier replacements left it);
+- `before` / `after`: steps run before the event happens, or after it has happened.
+
+Besides, it may be `optional` (its master is asked), have a `cost` (steps paid when it is taken; it
+is offered only if they can be paid) and, as a card's ability, a use limit (keyword kind `limit`),
+counted when it is taken. Each replacement applies at most once to the same event; among several,
+the affected card's controller (or, with no card, the event's `player`) chooses which applies first,
+then again among those left. Card moves are offered to them by Game.move_card (`instead` only); any
+other event a rulebook declares is offered by the `replaceable` verb.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
 from interpreter.state.objects import GameObject
-from interpreter.timing.abilities import ability_objects, gate_ok
+from interpreter.timing.abilities import ability_objects, count_use, gate_ok, limit_ok
+from interpreter.timing.payability import can_pay
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
+
+REPLACING: Final = ("instead", "change", "before", "after")  # the keys that make a description replace
+
+
+def replaces(spec: dict[str, Any] | None) -> bool:
+    """Whether a continuous ability's effect description is a replacement effect."""
+    return bool(spec) and "event" in spec and any(k in spec for k in REPLACING)  # type: ignore[operator]
 
 
 class _Printed:
     """A continuous ability that replaces, as a candidate beside the effects: its key in the event's
     applied set, its master, its description and its card."""
 
-    __slots__ = ("eid", "master", "spec", "source_card", "obj")
+    __slots__ = ("eid", "master", "spec", "source_card", "obj", "ab")
 
-    def __init__(self, obj: GameObject, index: int, spec: dict[str, Any]) -> None:
-        self.eid = f"a{obj.oid}:{index}"
+    def __init__(self, obj: GameObject, ab: Any, spec: dict[str, Any]) -> None:
+        self.eid = f"a{obj.oid}:{ab.index}"
         self.master = obj.controller
         self.spec = spec
         self.source_card = obj.card_id
         self.obj = obj
+        self.ab = ab
 
 
-def _printed(game: Game, event: dict[str, Any], applied: set[Any]) -> list[tuple[Any, Ctx]]:
+def _printed(game: Game, event: dict[str, Any], applied: set[Any], keys: tuple[str, ...]) -> list[tuple[Any, Ctx]]:
     out: list[tuple[Any, Ctx]] = []
     for obj in ability_objects(game, None):
         for ab in game.abilities_of(obj):
             spec = ab.continuous
-            if ab.kind != "continuous" or not spec or "instead" not in spec or spec.get("event") != event["type"] \
-                    or f"a{obj.oid}:{ab.index}" in applied or not gate_ok(obj, ab, game):
+            if ab.kind != "continuous" or not spec or spec.get("event") != event["type"] \
+                    or not any(k in spec for k in keys) or f"a{obj.oid}:{ab.index}" in applied \
+                    or not gate_ok(obj, ab, game) or not limit_ok(game, obj, ab):
                 continue
             ectx = Ctx(game, None, you=obj.controller, this=obj, event=event, rules=ab.rules, ability=ab)
             cond = spec.get("if")
-            if cond is None or cond(ectx):
-                out.append((_Printed(obj, ab.index, spec), ectx))
+            if (cond is None or cond(ectx)) and _payable(game, spec, ectx):
+                out.append((_Printed(obj, ab, spec), ectx))
     return out
 
 
-def try_replace(game: Game, event: dict[str, Any], ctx: Ctx) -> Any:
-    applied = event.setdefault("_applied", set())
+def _payable(game: Game, spec: dict[str, Any], ectx: Ctx) -> bool:
+    """A replacement with a cost is offered only if the cost can be paid now (an optional one whose
+    choice cannot be made does not apply)."""
+    cost = spec.get("cost")
+    return not cost or can_pay(game, cost, ectx)
+
+
+def _candidates(game: Game, event: dict[str, Any], applied: set[Any],
+                keys: tuple[str, ...] = REPLACING) -> list[tuple[Any, Ctx]]:
     cands: list[tuple[Any, Ctx]] = []
     for eff in game.state.effects:
         if eff.kind != "replacement" or eff.eid in applied or eff.spec.get("event") != event["type"]:
@@ -58,29 +86,100 @@ def try_replace(game: Game, event: dict[str, Any], ctx: Ctx) -> Any:
         ectx = Ctx(game, None, you=eff.master, this=game.state.objects.get(eff.source), event=event,
                    rules=eff.spec.get("rules", ()), vars=dict(eff.bindings))
         cond = eff.spec.get("if")
-        if cond is None or cond(ectx):
+        if (cond is None or cond(ectx)) and _payable(game, eff.spec, ectx):
             cands.append((eff, ectx))
     if game.replacing_abilities:
-        cands.extend(_printed(game, event, applied))
-    if not cands:
-        return False
+        cands.extend(_printed(game, event, applied, keys))
+    return cands
+
+
+def _chooser(event: dict[str, Any], cands: list[tuple[Any, Ctx]]) -> int:
     card = event.get("card")
-    chooser = card.controller if card is not None else cands[0][0].master
-    eff, ectx = cands[0]
-    if len(cands) > 1:
-        d = Decision(chooser, "one", "choose_replacement",
-                     [Option(f"r{e.eid}", f"replacement from {e.source_card or 'the rules'}", (e, c))
-                      for e, c in cands], 1, 1, ectx.rules)
-        ((eff, ectx),) = yield from game.ask(d, ctx)
-    applied.add(eff.eid)
-    if eff.spec.get("optional"):
+    if isinstance(card, GameObject):
+        return card.controller
+    player = event.get("player")
+    if isinstance(player, int) and not isinstance(player, bool):
+        return player
+    return int(cands[0][0].master)
+
+
+def _pick(game: Game, event: dict[str, Any], cands: list[tuple[Any, Ctx]], ctx: Ctx) -> Any:
+    """The replacement that applies next: the only one, or the one the affected player chooses."""
+    if len(cands) == 1:
+        return cands[0]
+    d = Decision(_chooser(event, cands), "one", "choose_replacement",
+                 [Option(f"r{e.eid}", f"replacement from {e.source_card or 'the rules'}", (e, c))
+                  for e, c in cands], 1, 1, cands[0][1].rules)
+    (picked,) = yield from game.ask(d, ctx)
+    return picked
+
+
+def _take(game: Game, eff: Any, ectx: Ctx) -> Any:
+    """Ask an optional replacement's master, pay its cost and count its use; returns whether it is
+    taken."""
+    spec = eff.spec
+    if spec.get("optional"):
         yes = yield from game.ask_yes_no(eff.master, "apply_replacement", ectx)
         if not yes:
             return False
-    game.log("replace", f"{event['type']} is replaced", ectx.rules)
-    if not isinstance(eff, _Printed):
+    if spec.get("cost"):
+        yield from game.run(spec["cost"], ectx)
+    if isinstance(eff, _Printed):
+        count_use(game, eff.obj, eff.ab)
+    else:
         eff.uses += 1
-        if eff.spec.get("once"):
+        if spec.get("once") and eff in game.state.effects:
             game.state.effects.remove(eff)
+    return True
+
+
+def try_replace(game: Game, event: dict[str, Any], ctx: Ctx) -> Any:
+    """A card move offered to the replacements that take its place (`instead`); returns whether one
+    did."""
+    applied = event.setdefault("_applied", set())
+    cands = _candidates(game, event, applied, ("instead",))
+    if not cands:
+        return False
+    eff, ectx = yield from _pick(game, event, cands, ctx)
+    applied.add(eff.eid)
+    if not (yield from _take(game, eff, ectx)):
+        return False
+    game.log("replace", f"{event['type']} is replaced", ectx.rules)
+    yield from game.run(eff.spec.get("before", ()), ectx)
     yield from game.run(eff.spec.get("instead", ()), ectx)
     return True
+
+
+def offer(game: Game, event: dict[str, Any], ctx: Ctx) -> Any:
+    """An event about to happen, offered to every replacement that applies to it, one at a time in
+    the affected player's order, each at most once. Returns (whether it was replaced by `instead`,
+    the `after` steps to run once it has happened, each with its context); `event` holds the values
+    it happens with."""
+    applied = event.setdefault("_applied", set())
+    afters: list[tuple[Any, Ctx]] = []
+    while not game.state.halted():
+        cands = _candidates(game, event, applied)
+        if not cands:
+            break
+        eff, ectx = yield from _pick(game, event, cands, ctx)
+        applied.add(eff.eid)
+        if not (yield from _take(game, eff, ectx)):
+            continue
+        spec = eff.spec
+        yield from game.run(spec.get("before", ()), ectx)
+        if "instead" in spec:
+            game.log("replace", f"{event['type']} is replaced", ectx.rules)
+            yield from game.run(spec["instead"], ectx)
+            return True, afters
+        changed = {k: f(ectx) for k, f in (spec.get("change") or {}).items()}
+        if changed:
+            event.update(changed)
+            game.log("replace", f"{event['type']} is changed: "
+                     + ", ".join(f"{k} {_shown(v)}" for k, v in changed.items()), ectx.rules)
+        if spec.get("after"):
+            afters.append((spec["after"], ectx))
+    return False, afters
+
+
+def _shown(v: Any) -> str:
+    return v.card_id if isinstance(v, GameObject) else str(v)

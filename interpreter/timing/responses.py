@@ -21,7 +21,7 @@ from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
 from interpreter.loader.model import Ability, ability_label
 from interpreter.state.objects import GameObject
-from interpreter.timing.abilities import ability_objects, conditions_hold, gate_ok, limit_ok, run_effect, use_key
+from interpreter.timing.abilities import ability_objects, conditions_hold, count_use, gate_ok, limit_ok, run_effect
 from interpreter.timing.payability import can_pay
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def window(game: Game, item: dict[str, Any], ctx: Ctx) -> Any:
             game.log("respond", f"P{p + 1} presents {ability_label(ab)} of {game.describe(obj)} against "
                                 f"{_label(game, target)}", ab.rules)
             yield from game.run(ab.cost, actx)
-            game.state.ability_uses[use_key(obj, ab)] = game.state.ability_uses.get(use_key(obj, ab), 0) + 1
+            count_use(game, obj, ab)
             stack.append((playing("response", obj, p, ab), obj, ab, target, p))
             presented = True
             break

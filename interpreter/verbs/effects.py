@@ -27,7 +27,9 @@ def v_continuous(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("delayed_trigger", {"effect": "spec", "duration": "duration?"})
 def v_delayed_trigger(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Create an ability that triggers later; without a duration it triggers once."""
+    """Create an ability that triggers later; without a duration it triggers once. With `when_idle`
+    in its description (and no trigger) it triggers at a check timing when nothing else remains: no
+    rule process applies and no other ability is pending."""
     game.add_effect("delayed_trigger", a["effect"], ctx, a.get("duration"))
     return
     yield
@@ -39,6 +41,30 @@ def v_replacement(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     game.add_effect("replacement", a["effect"], ctx, a.get("duration"))
     return
     yield
+
+
+@verb("replaceable", {"event": "event", "fields": "fields?", "as": "name?", "do": "effect?"})
+def v_replaceable(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """An event (a rulebook-declared event with these fields) about to happen, offered first to the
+    replacement effects that apply to it (timing/replacement.py): each may replace it (`instead`),
+    change its values (`change`) or add steps before or after it. Unless it was replaced, `as` names
+    the event as it happens and `do` carries it out; then the replacements' `after` steps run."""
+    from interpreter.timing.replacement import offer
+
+    event: dict[str, Any] = {"type": a["event"]}
+    for k, f in (a.get("fields") or {}).items():
+        event[k] = f(ctx)
+    afters: list[Any] = []
+    if game.state.effects or game.replacing_abilities:
+        replaced, afters = yield from offer(game, event, ctx)
+        if replaced:
+            return
+        event.pop("_applied", None)
+    if "as" in a:
+        ctx.set(a["as"], event)
+    yield from game.run(a.get("do", ()), ctx)
+    for steps, ectx in afters:
+        yield from game.run(steps, ectx)
 
 
 @verb("end_durations", {"durations": "durations"})

@@ -71,12 +71,13 @@ def v_negate(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("resolve_abilities", {"card": "expr", "kind": "str"})
+@verb("resolve_abilities", {"card": "expr", "kind": "str", "index": "expr?"})
 def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Carry out a card's own abilities of one kind now, wherever the card is: each pays its cost (one
     that cannot be paid is skipped) and resolves, in the order its controller chooses. For abilities
     a rule carries out itself, not played at play timing nor triggered (a card's text carried out as
-    it is played; abilities carried out inside a rule process)."""
+    it is played; abilities carried out inside a rule process). With `index`, only the card's ability
+    of that index (`ability_index()`: the one being resolved, played again)."""
     from interpreter.engine.decisions import Decision, Option
     from interpreter.loader.model import ability_label
     from interpreter.state.objects import GameObject
@@ -89,6 +90,9 @@ def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         return
     kind = game.kind_of.get(a["kind"], a["kind"])
     todo = [ab for ab in game.abilities_of(obj) if ab.kind == kind]
+    if "index" in a:
+        only = a["index"](ctx)
+        todo = [ab for ab in todo if ab.index == only]
     master = obj.controller
     while todo and not game.state.halted():
         ab = todo[0]
