@@ -97,3 +97,21 @@ def test_a_team_wins_together(tmp_path):
     g = _game(load_rulebook(str(_dir(tmp_path)), fmt="pairs"), {})
     g.finalize_outcomes([(1, "win")], ("1",))
     assert g.state.result["winners"] == [1, 3]
+
+
+def test_rebirth_formats_say_who_the_opponents_and_the_players_are():
+    """Re:Birth 12.5.4, 12.6.4, 12.7.9, 12.7.10.1: 相手 and プレイヤー per format (rulebook functions
+    the formats replace), with four seats."""
+    from interpreter.cli.setup import load_game_env
+    from interpreter.engine.game import Game
+    from interpreter.loader.compile import Loc
+    from interpreter.loader.yaml_safe import SourceMap
+
+    def ask(fmt: str, expr: str) -> Any:
+        rb, cards, decks = load_game_env("rebirth", None, 4, fmt)
+        g = Game(rb, cards, decks, seed=1)
+        return rb.compiler.expr(expr, Loc("t", SourceMap("t"), ()))(Ctx(g, None, you=0))
+
+    assert ask("rumble", "[opponents_of(0), all_players_for(0)]") == [[1, 2, 3], [0, 1, 2, 3]]
+    assert ask("circle", "[opponents_of(0), all_players_for(0)]") == [[1, 3], [0, 1, 3]]
+    assert ask("double_team", "[opponents_of(0), allies(0), opponents_designated(0)]") == [[1, 3], [0, 2], 1]
