@@ -143,8 +143,8 @@ def test_validate_checks_replays(recorded, tmp_path):
     from interpreter.locations import describe_search
 
     looked = describe_search("rulebooks")
-    assert err.splitlines() == [f"{bad}:1:1: no rulebook 'lovelivx' (known: haikyu, haikyu@1.02, lovelive, rebirth; "
-                                f"looked in: {looked})",
+    assert err.splitlines() == [f"{bad}:1:1: no rulebook 'lovelivx' (known: haikyu, haikyu@1.02, hololive, lovelive, "
+                                f"rebirth; looked in: {looked})",
                                 f"{broken}:1:2: not JSON: Expecting property name enclosed in double quotes",
                                 "2 problem(s)"]
 
