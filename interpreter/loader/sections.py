@@ -368,7 +368,8 @@ def compile_rule_processing(m: Merged, ids: Ids, bodies: dict[str, RulebookFunct
             p.get("stage")))
     _set_watches(processes, ids.groups, {f: rf.body.ast for f, rf in bodies.items() if hasattr(rf.body, "ast")},
                  ids.known.roles, {f: (rf.body.ast, set(rf.params)) for f, rf in bodies.items()
-                                   if hasattr(rf.body, "ast")})
+                                   if hasattr(rf.body, "ast")},
+                 {f: rf.params for f, rf in bodies.items()})
     redirect = None
     if "redirect" in rp:
         r = rp["redirect"]
@@ -381,7 +382,8 @@ def compile_rule_processing(m: Merged, ids: Ids, bodies: dict[str, RulebookFunct
 
 
 def _set_watches(processes: list[RuleProcess], groups: dict[str, list[str]], bodies: dict[str, Any],
-                 roles: set[str], functions: dict[str, tuple[Any, set[str]]]) -> None:
+                 roles: set[str], functions: dict[str, tuple[Any, set[str]]],
+                 params: dict[str, list[str]]) -> None:
     """Record what each rule process reads, so unchanged ones are not re-evaluated."""
     from interpreter.timing.watch import fields_read, role_only, zone_keys_read, zone_only
 
@@ -395,7 +397,7 @@ def _set_watches(processes: list[RuleProcess], groups: dict[str, list[str]], bod
         proc.static_bindings = all(role_only(fn.ast, roles) for fn in (proc.players, proc.zones)
                                    if fn is not None and hasattr(fn, "ast"))
         keys = zone_keys_read(cond_ast, groups, bodies, "z" if proc.zones is not None else None,
-                              "p" if proc.players is not None else None)
+                              "p" if proc.players is not None else None, params=params)
         proc.watch_keys = tuple(sorted(keys, key=str)) if keys is not None else None
 
 

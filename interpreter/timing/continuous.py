@@ -45,6 +45,9 @@ class Continuous:
         self.game = game
         self.version = -1
         self.entries: list[Entry] = []
+        # field -> the objects some entry changes it for, so that the usual read (a field no effect
+        # touches on that card) is answered without going through the entries
+        self.touched: dict[str, set[int]] = {}
         self._gen = 0  # bumped when a rebuild changes what the effects do
         self._holders: tuple[Any, list[Any]] = (None, [])
         self._last: list[Any] = []
@@ -88,13 +91,13 @@ class Continuous:
             return base
         if base is None and name in self.dash_fields:
             return None  # a value printed as "-" is no number: nothing adds to it or fixes it
-        if self.building:
-            entries = self.entries
-        else:
+        if not self.building:
             if self.version != game.version:
                 self.rebuild()
-            entries = self.entries
-        for e in entries:
+            touched = self.touched.get(name)
+            if touched is None or obj.oid not in touched:
+                return base
+        for e in self.entries:
             if e.field == name and obj.oid in e.affected:
                 v = e.value
                 if e.op == "set":
@@ -272,6 +275,7 @@ class Continuous:
             self._lapse({})  # every ability that applied has stopped
         if not sources:  # the usual case: nothing to apply
             self.entries = []
+            self.touched = {}
             if self._last:
                 self._gen += 1
                 self._last = []
@@ -309,6 +313,10 @@ class Continuous:
             self._lapse(now)
         if any(e.stack is not None for e in self.entries):
             self._no_stack()
+        touched: dict[str, set[int]] = {}
+        for e in self.entries:
+            touched.setdefault(e.field, set()).update(e.affected)
+        self.touched = touched
         applied = [(e.field, e.op, e.value, e.affected) for e in self.entries]
         if applied != self._last:
             self._gen += 1

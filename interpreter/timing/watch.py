@@ -7,7 +7,7 @@ Triggers use one more: the event key a condition requires to be its own card.
 """
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from interpreter.expr import walk
@@ -29,10 +29,13 @@ ANY_PLAYER = "*"
 
 def zone_keys_read(ast: Any, groups: Mapping[str, list[str]], bodies: Mapping[str, Any],
                    zone_var: str | None = None, player_var: str | None = None,
-                   seen: frozenset[str] = frozenset()) -> set[tuple[str, str | None]] | None:
+                   seen: frozenset[str] = frozenset(),
+                   params: Mapping[str, Sequence[str]] | None = None) -> set[tuple[str, str | None]] | None:
     """The (zone, player) places a condition reads: the zone is a name or ZONE_VAR, the player is
     PLAYER_VAR (the bound player), None (a shared zone) or ANY_PLAYER. None: cannot tell (a zone
-    given by an expression, a recursive function)."""
+    given by an expression, a recursive function). With the rulebook functions' `params`, a
+    function given the bound player or zone reads that parameter as such (`holomems_of(p)` reads
+    the stage of `p` alone, not every player's)."""
     out: set[tuple[str, str | None]] = set()
     for node in walk(ast):
         if not isinstance(node, Call):
@@ -57,11 +60,23 @@ def zone_keys_read(ast: Any, groups: Mapping[str, list[str]], bodies: Mapping[st
         elif node.name in bodies:
             if node.name in seen:
                 return ALL
-            inner = zone_keys_read(bodies[node.name], groups, bodies, None, None, seen | {node.name})
+            names = params.get(node.name, ()) if params is not None else ()
+            inner = zone_keys_read(bodies[node.name], groups, bodies, _param_for(node, names, zone_var),
+                                   _param_for(node, names, player_var), seen | {node.name}, params)
             if inner is None:
                 return ALL
             out |= inner
     return out
+
+
+def _param_for(call: Call, names: Sequence[str], var: str | None) -> str | None:
+    """The parameter of a called function that receives the bound name `var` as it stands."""
+    if var is None:
+        return None
+    for name, arg in zip(names, call.args, strict=False):
+        if isinstance(arg, Name) and arg.name == var:
+            return name
+    return None
 
 
 def fields_read(ast: Any, bodies: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> set[str] | None:
