@@ -97,6 +97,20 @@ def test_zone_keys_read_follows_rulebook_functions():
     assert zone_keys_read(parse("count(anywhere(p)) > 0"), GROUPS, bodies, "z", "p") is None
 
 
+def test_zone_keys_read_follows_the_bound_player_into_functions():
+    """Given the parameters' names, a function handed the bound player reads that player's zones only
+    (and one handed another player, or something else, any player's)."""
+    bodies = {"hand_of": parse("cards('hand', who)"), "both": parse("cards('hand', who) + cards('deck', other(who))"),
+              "deep": parse("count(hand_of(q)) + 1"), "zone_of": parse("cards(place, who)")}
+    params = {"hand_of": ["who"], "both": ["who"], "deep": ["q"], "zone_of": ["place", "who"]}
+    read = lambda src, zv=None: zone_keys_read(parse(src), GROUPS, bodies, zv, "p", params=params)  # noqa: E731
+    assert read("count(hand_of(p)) > 0") == {("hand", PLAYER_VAR)}
+    assert read("count(hand_of(other(p))) > 0") == {("hand", ANY_PLAYER)}
+    assert read("count(both(p)) > 0") == {("hand", PLAYER_VAR), ("deck", ANY_PLAYER)}
+    assert read("deep(p) > 1") == {("hand", PLAYER_VAR)}
+    assert read("count(zone_of(z, p)) > 0", "z") == {(ZONE_VAR, PLAYER_VAR)}
+
+
 @pytest.mark.parametrize(("src", "expected"), [
     ("count(cards('hand', p)) > 0", True),
     ("count(cards(z, p) where it.power > 1 and it.name == 'x') > 0", True),
