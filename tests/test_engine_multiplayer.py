@@ -191,6 +191,26 @@ def test_play_timing_for_several_players_goes_round_until_all_pass_in_a_row(tmp_
     assert g.state.vars["taps"] == 2
 
 
+def test_play_timing_passed_in_order_needs_a_round_of_passes_from_the_first_player(tmp_path):
+    """`end: passed_in_order`: the turn player passing and then the others end it; the others
+    passing and then the turn player does not (the round must start with the first of the list)."""
+    book = _book(tmp_path, all_edits=(('play_timing: {player: "turn_player", actions: [use, give_up]}',
+                                       'play_timing: {player: "players_from(turn_player)", actions: [use],'
+                                       ' end: passed_in_order}'),))
+    g = _game(book, "trio", {"P1": {"field": ["M-TAP"]}, "P2": {"field": ["M-TAP"]}, "P3": {"field": ["M-TAP"]}})
+    g.stop_at = "two"
+    asked = []
+    # P1 taps, P2 and P3 pass, P1 passes: three in a row, but begun by P2, so it goes on; P2 and P3
+    # pass again, and P1, P2, P3 have now passed in order.
+    for answer in ["use:", "pass", "pass", "pass", "pass", "pass"]:
+        d = g.advance()
+        asked.append(d.player)
+        g.answer([next(o.id for o in d.options if o.id.startswith(answer))])
+    assert g.advance() is None
+    assert asked == [0, 1, 2, 0, 1, 2]
+    assert g.state.vars["taps"] == 1
+
+
 def test_pending_abilities_are_pooled_by_team_when_the_order_says_so(tmp_path):
     book = _book(tmp_path, all_edits=(
         ('    - {id: ct_mover, rules: ["7"], player: turn_player}\n'

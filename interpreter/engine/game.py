@@ -1097,8 +1097,8 @@ class Game:
     def check_timing(self, ctx: Ctx) -> Gen:
         return (yield from ct.check_timing(self, ctx))
 
-    def play_timing(self, player: int | list[int], actions: list[str], ctx: Ctx) -> Gen:
-        yield from pt.play_timing(self, player, actions, ctx)
+    def play_timing(self, player: int | list[int], actions: list[str], ctx: Ctx, in_order: bool = False) -> Gen:
+        yield from pt.play_timing(self, player, actions, ctx, in_order)
 
     # -- views -----------------------------------------------------------------------------
     def view(self, player: int) -> dict[str, Any]:

@@ -52,10 +52,13 @@ def legal_actions(game: Game, player: int, action_ids: list[str], ctx: Ctx) -> l
     return options
 
 
-def play_timing(game: Game, player: int | list[int], action_ids: list[str], ctx: Ctx) -> Any:
+def play_timing(game: Game, player: int | list[int], action_ids: list[str], ctx: Ctx,
+                in_order: bool = False) -> Any:
     """Play timing for one player, who acts until they pass; or for several (a list), asked in turn
     from the first: an action passes the turn to the next player, and play timing ends when every
-    player still in the game has passed, one after another."""
+    player still in the game has passed, one after another. With `in_order` those passes must
+    start with the first player of the list (a round of passes begun by another player goes on:
+    the last player passing, then the first, does not end it)."""
     if isinstance(player, list) and len(player) == 1:
         player = player[0]
     if not isinstance(player, list):
@@ -73,7 +76,7 @@ def play_timing(game: Game, player: int | list[int], action_ids: list[str], ctx:
             passes = 0
         else:
             passes += 1
-        if passes >= len(seats):
+        if passes >= len(seats) and (not in_order or i % len(seats) == len(seats) - 1):
             return
         i += 1
 

@@ -20,11 +20,12 @@ def v_check_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         game.state.vars[a["as"]] = resolved
 
 
-@verb("play_timing", {"player": "expr", "actions": "actions"})
+@verb("play_timing", {"player": "expr", "actions": "actions", "end": "enum:all_passed|passed_in_order?"})
 def v_play_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a player play timing: act with one of `actions` or pass; acting gives it again. A list of
-    players take turns, an action passing to the next, until all have passed one after another."""
-    yield from game.play_timing(a["player"](ctx), a["actions"], ctx)
+    players take turns, an action passing to the next, until all have passed one after another
+    (`end: passed_in_order`: one after another starting with the first of the list)."""
+    yield from game.play_timing(a["player"](ctx), a["actions"], ctx, in_order=a.get("end") == "passed_in_order")
 
 
 @verb("satisfy", {"pool": "expr", "requirements": "expr", "symbols": "str", "wildcard": "str?",
