@@ -23,6 +23,7 @@ from interpreter.graph.build import TurnGraph, build_graph, check_reachable, jum
 from interpreter.loader.compile import Compiler, Known, Loc
 from interpreter.loader.diagnostics import Diagnostics
 from interpreter.loader.model import Action, DeckRule, Designation, RuleProcess, Template, ZoneDef, engine_kind
+from interpreter.state.objects import GameObject
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -179,7 +180,7 @@ class RulebookFunction:
         if not self.pure:
             return self.run(env, args)
         memo = _memo(env.game, self.fid)
-        key = tuple(("#", a.oid) if hasattr(a, "oid") else a for a in args)
+        key = tuple([_memo_key(a) for a in args])
         try:
             value = memo.get(key, _MISSING)
         except TypeError:  # an unhashable argument (a list): just compute
@@ -191,6 +192,12 @@ class RulebookFunction:
     def run(self, env: Any, args: tuple[Any, ...]) -> Any:
         """The body, with the parameters bound to `args`."""
         return self.body(env.child(vars=dict(zip(self.params, args, strict=False))))
+
+
+def _memo_key(a: Any) -> Any:
+    """An argument as a memo key: a card by its object id (cards compare field by field and do
+    not hash), anything else as it is."""
+    return ("#", a.oid) if type(a) is GameObject else a
 
 
 def _memo(game: Game, fid: str) -> dict[Any, Any]:
