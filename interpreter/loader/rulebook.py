@@ -15,6 +15,7 @@ from interpreter.engine.context import GLOBAL_NAMES
 from interpreter.loader.cards import compile_grants
 from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.diagnostics import Diagnostics, LoadError
+from interpreter.loader.inferred import check_inferred
 from interpreter.loader.model import Rulebook
 from interpreter.loader.names import collect_names, positional_bindings
 from interpreter.loader.overlay import EDITS, Doc, apply_edits, read_docs
@@ -218,6 +219,7 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     diags.raise_if_any()
     d = m.data
     ids = index_ids(m, diags)
+    check_inferred(m, diags)
     known = ids.known
 
     names: set[str] = set(GLOBAL_NAMES) | known.roles | {"it"}

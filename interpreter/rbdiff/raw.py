@@ -23,8 +23,14 @@ from interpreter.loader.yaml_safe import PathKey, SourceMap, load_yaml
 CITING_KEY = "rules"
 CITING_SUFFIX = "_rules"  # identity_rules, stacking_rules, steps_rules: citations kept beside a value
 SINGLE_CITING_KEY = "rule"  # scenarios' log expectations cite one rule
+EVIDENCE_KEY = "evidence"  # a decision's evidence for an inference: checked, but encodes nothing
 NOT_ENCODED = "not_encoded"
 _NUMBER_PART = re.compile(r"[.\-]")
+_ID_CHARS = "abcdefghjkmnpqrstuvwxyz23456789"  # interpreter/rulestext/ids.py ALPHABET (a test pins it)
+_ID_LETTERS = "abcdefghjkmnpqrstuvwxyz"
+PAGE_ID = re.compile(rf"^[{_ID_LETTERS}](?:[{_ID_CHARS}]{{3}}|[{_ID_CHARS}]{{6}})(?:-\d+)?"
+                     rf"(?:\.(?:[{_ID_CHARS}]{{4}}|[{_ID_CHARS}]{{7}})(?:-\d+)?)?$")
+"""The id of a rule of an unnumbered page (`hm4e`, `hm4e.uqp2`, `hm4e.uqp2-2`): see interpreter/rulestext/ids.py."""
 
 
 def rule_key(number: str) -> tuple[int, ...] | None:
@@ -67,6 +73,12 @@ class Citation:
     def not_encoded(self) -> bool:
         """True for a ``not_encoded`` listing rather than an encoding."""
         return self.key == NOT_ENCODED
+
+    @property
+    def encodes(self) -> bool:
+        """True for a citation that encodes its rule: neither a ``not_encoded`` listing nor a
+        decision's ``evidence`` (the rules an inference rests on)."""
+        return self.key != NOT_ENCODED and self.key != EVIDENCE_KEY
 
     @property
     def where(self) -> str:
@@ -200,14 +212,23 @@ def _numbers(value: Any) -> Iterator[tuple[int | None, str]]:
         yield None, str(value)
 
 
+def is_rule_id(text: str) -> bool:
+    """Whether a string cites a rule: a rule number in either style, or the id of a rule of an
+    unnumbered page."""
+    return rule_key(text) is not None or PAGE_ID.match(text) is not None
+
+
 def _is_citing(key: str, value: Any) -> bool:
     if key == CITING_KEY:
         return isinstance(value, list | str)
     if key == SINGLE_CITING_KEY:
         return isinstance(value, str)
-    # Other *_rules keys only count when they hold rule numbers (zone_rules is an element, not a list).
+    if key == EVIDENCE_KEY:
+        return isinstance(value, list)
+    # Other *_rules keys only count when they hold rule numbers or page ids (zone_rules is an
+    # element, not a list).
     return (key.endswith(CITING_SUFFIX) and isinstance(value, list) and bool(value)
-            and all(isinstance(item, str) and rule_key(item) is not None for item in value))
+            and all(isinstance(item, str) and is_rule_id(item) for item in value))
 
 
 def walk_citations(data: Any, smap: SourceMap, file: str) -> list[Citation]:
@@ -277,6 +298,7 @@ __all__ = [
     "RawRulebook",
     "cited_rules",
     "display_path",
+    "is_rule_id",
     "load_citations",
     "load_raw_rulebook",
     "rule_key",

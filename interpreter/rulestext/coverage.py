@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from interpreter.rbdiff.inferred import InferredElement, inferred_elements, render_inferred_text
 from interpreter.rbdiff.raw import Citation, RawRulebook
 
 from .cite import cite_key
@@ -68,6 +69,8 @@ class CoverageReport:
     citations: int = 0
     elements: int = 0
     notes: list[str] = field(default_factory=list)
+    inferred: list[InferredElement] = field(default_factory=list)  # elements that say `inferred`
+    labels: dict[str, str] = field(default_factory=dict)  # rule -> its label, for the evidence
 
     def with_status(self, status: str, leaf: bool | None = None) -> list[RuleCoverage]:
         """Rules with ``status`` (optionally only leaves or only parents), in document order."""
@@ -115,6 +118,7 @@ class CoverageReport:
             "bad_citations": [c.to_dict() for c in self.bad],
             **{status: [r.to_dict() for r in self.with_status(status)] for status in STATUSES},
             "notes": list(self.notes),
+            "inferred": [item.to_dict() for item in self.inferred],
         }
 
 
@@ -148,7 +152,7 @@ def compute_coverage(book: RawRulebook, doc: RuleDoc) -> CoverageReport:
     # Children come after their parent in document order, so walking backwards settles them first.
     for rule in reversed(doc.ordered()):
         entry = entries[rule.number]
-        encoded = any(not c.not_encoded for c in entry.citations)
+        encoded = any(c.encodes for c in entry.citations)
         listed = any(c.not_encoded for c in entry.citations)
         entry.children_covered = sum(1 for child in rule.children if entries[child].status != "ignored")
         if encoded:
@@ -160,6 +164,8 @@ def compute_coverage(book: RawRulebook, doc: RuleDoc) -> CoverageReport:
         elif rule.children and entry.children_covered == len(rule.children):
             entry.status = "covered"
     report.rules = list(entries.values())
+    report.inferred = inferred_elements(book)
+    report.labels = {entry.number: entry.label for entry in report.rules}
     if book.version and doc.version and book.version != doc.version:
         report.notes.append(f"the rulebook declares rules_version {book.version}, the text is {doc.version}")
     return report
@@ -199,7 +205,7 @@ def _partial(entry: RuleCoverage) -> str:
 
 
 def _elements(entry: RuleCoverage) -> str:
-    names = dict.fromkeys(c.element or c.path for c in entry.citations if not c.not_encoded)
+    names = dict.fromkeys(c.element or c.path for c in entry.citations if c.encodes)
     return ", ".join(names)
 
 
@@ -221,6 +227,9 @@ def render_coverage_text(report: CoverageReport) -> str:
     encoded = report.with_status("encoded")
     out += ["", f"== Encoded ({len(encoded)}) =="]
     out += [f"  {r.number} {r.label}: {_elements(r)}" for r in encoded]
+    if report.inferred:
+        out += ["", f"== Inferred ({len(report.inferred)}) =="]
+        out += render_inferred_text(report.inferred, report.labels)
     if report.notes:
         out.append("")
         out += [f"note: {note}" for note in report.notes]
@@ -256,9 +265,32 @@ def render_coverage_markdown(report: CoverageReport) -> str:
     out += ["", f"## Encoded ({len(encoded)})", "", "<details>", ""]
     out += [f"- {r.number} {_md(r.label)}: {_md(_elements(r))}" for r in encoded]
     out += ["", "</details>"]
+    if report.inferred:
+        out += ["", f"## Inferred ({len(report.inferred)})", ""]
+    out += [f"- `{i.where}` {_md(i.element)} ({_md(i.section)}): inferred by {_md(i.decision)}"
+            + ("" if i.found else " (not in decisions)")
+            + (f"; evidence {', '.join(_md(e) for e in i.evidence)}" if i.evidence else "")
+            for i in report.inferred]
     if report.notes:
         out += ["", "## Notes", ""] + [f"- {_md(note)}" for note in report.notes]
     return "\n".join(out) + "\n"
+
+
+def render_inferred(items: list[InferredElement], fmt: str, rulebook: str,
+                    labels: dict[str, str] | None = None) -> str:
+    """Only the inferred elements (`sogo coverage --inferred`), in one of :data:`COVERAGE_FORMATS`."""
+    if fmt == "json":
+        return json.dumps({"rulebook": rulebook, "inferred": [i.to_dict() for i in items]},
+                          ensure_ascii=False, indent=2) + "\n"
+    if fmt == "markdown":
+        out = [f"# Inferred elements of {_md(rulebook)} ({len(items)})", ""]
+        out += [f"- `{i.where}` {_md(i.element)} ({_md(i.section)}): inferred by {_md(i.decision)}"
+                + ("" if i.found else " (not in decisions)")
+                + "".join(f"\n  - evidence {_md(e)}" + (f" {_md(labels[e])}" if labels and e in labels else "")
+                          for e in i.evidence)
+                for i in items]
+        return "\n".join(out) + "\n"
+    return "\n".join([f"Inferred elements of {rulebook} ({len(items)})", *render_inferred_text(items, labels)]) + "\n"
 
 
 def render_coverage(report: CoverageReport, fmt: str) -> str:
@@ -274,4 +306,4 @@ def render_coverage(report: CoverageReport, fmt: str) -> str:
 
 
 __all__ = ["COVERAGE_FORMATS", "STATUSES", "CoverageReport", "RuleCoverage", "bad_message",
-           "compute_coverage", "render_coverage"]
+           "compute_coverage", "render_coverage", "render_inferred"]

@@ -97,7 +97,7 @@ def v_log(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("cite", {"rules": "rules", "do": "effect"})
+@verb("cite", {"rules": "rules", "inferred": "str?", "do": "effect"})
 def v_cite(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run steps that apply particular rules, so the log names them (e.g. one rule of a procedure)."""
     yield from game.run(a["do"], ctx.child(rules=a["rules"]), tail=True)
