@@ -108,6 +108,18 @@ class Designation:
     otherwise: Fn
 
 
+@dataclass(frozen=True)
+class Unchoosable:
+    """Cards a choice leaves out (`choosing.unchoosable`): `cond` over `it` (the candidate), `you`
+    (the effect's master) and `chooser`; `all_choices` when it restricts the rules' own choices too,
+    not only those made while a card's ability is paid for or resolves."""
+
+    id: str
+    rules: tuple[str, ...]
+    cond: Fn
+    all_choices: bool
+
+
 ENGINE_KINDS: Final = {"voluntarily": "activated", "on_trigger": "auto", "never": "continuous",
                        "in_response": "response"}
 """How a rulebook's ability kind is played (its `played`) -> the engine's kind of ability."""
@@ -212,6 +224,7 @@ class Rulebook:
     # The format's rule for players leaving a game that goes on: (its spec, its compiled `winners`).
     after_leaving: tuple[dict[str, Any], Any] | None = None
     designations: dict[str, Designation] = field(default_factory=dict)  # by the name they bind
+    unchoosable: tuple[Unchoosable, ...] = ()  # `choosing.unchoosable`: candidates choices leave out
     # Abilities grants give, compiled at load (the rulebook's own, then card files' in load order); a
     # grant's index is GRANTED + its position. `grant_keys`: where each is written -> its position, so
     # loading the same card file again gives its grants the same numbers.

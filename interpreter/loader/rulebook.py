@@ -13,6 +13,7 @@ from typing import Any
 from interpreter import locations
 from interpreter.engine.context import GLOBAL_NAMES
 from interpreter.loader.cards import compile_grants
+from interpreter.loader.choosing import CHOOSER, compile_unchoosable, unchoosable_entries
 from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.diagnostics import Diagnostics, LoadError
 from interpreter.loader.inferred import check_inferred
@@ -225,6 +226,8 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     names: set[str] = set(GLOBAL_NAMES) | known.roles | {"it"}
     if d.get("responses"):
         names.add("target")  # what a response ability answers (interpreter/timing/responses.py)
+    if unchoosable_entries(d):
+        names.add(CHOOSER)  # who makes a choice, for `choosing.unchoosable` (interpreter/timing/choosable.py)
     for x in d.get("designations", []) or []:
         if isinstance(x, dict) and isinstance(x.get("name"), str):
             names.add(x["name"])  # a designated name is read like a variable (Game.builtin_name)
@@ -253,6 +256,7 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     invariants = compile_invariants(m, comp)
     card_text = _card_text(m, diags)
     designations = compile_designations(m, comp)
+    unchoosable = compile_unchoosable(m, comp)
     leaving = fmt_head.get("after_leaving")
     after_leaving = (leaving, comp.expr(leaving["winners"], m.loc("format").at("after_leaving", "winners"))) \
         if leaving else None
@@ -279,6 +283,7 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     rb.format = d.get("format") if isinstance(d.get("format"), dict) else None
     rb.after_leaving = after_leaving
     rb.designations = designations
+    rb.unchoosable = unchoosable
     compile_grants(rb, comp)  # abilities the rulebook's own effects grant: compiled as a card's are
     diags.raise_if_any()
     return rb

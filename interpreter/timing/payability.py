@@ -5,8 +5,8 @@ cost may be written with any steps (a template, a choice, a move, a state change
 is worked out from the steps themselves, by a dry run that changes nothing:
 
 - a `choose` needs at least its minimum of candidates (cards already spent by an earlier step of
-  the same cost do not count twice); its name is bound to the first candidates so later steps can
-  be judged;
+  the same cost do not count twice, cards its chooser may not choose, `choosing.unchoosable`, do
+  not count at all); its name is bound to the first candidates so later steps can be judged;
 - a `choose_cover` needs its candidates (less cards spent) to cover its requirements; its name is
   bound to one such cover;
 - a `move` or `set_state` needs its cards still in play, and a state change needs a card not
@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 from interpreter.engine.context import Ctx
 from interpreter.engine.functions import cover_choices, cover_symbols, coverable, f_distinct_count, field_values
 from interpreter.state.objects import GameObject
+from interpreter.timing.choosable import choosable
 from interpreter.verbs.cards import as_objects
 from interpreter.verbs.registry import Step
 
@@ -46,8 +47,9 @@ def _pool(step: Step, ctx: Ctx) -> list[Any]:
     return cands if isinstance(cands, list) else ([] if cands is None else [cands])
 
 
-def _candidates(step: Step, ctx: Ctx, spent: set[int], pool: list[Any] | None = None) -> list[Any]:
-    """What a `choose` step may pick now: its pool less cards spent, filtered by `where`."""
+def _candidates(game: Game, step: Step, ctx: Ctx, spent: set[int], pool: list[Any] | None = None) -> list[Any]:
+    """What a `choose` step may pick now: its pool less cards spent, filtered by `where`, less cards
+    its chooser may not choose (`choosing.unchoosable`)."""
     a = step.args
     cands = _pool(step, ctx) if pool is None else pool
     if spent:
@@ -55,7 +57,7 @@ def _candidates(step: Step, ctx: Ctx, spent: set[int], pool: list[Any] | None = 
     if "where" in a:
         cond, name = a["where"], a["as"]
         cands = [c for c in cands if cond(ctx.child(vars={name: c}))]
-    return cands
+    return choosable(game, cands, a["player"](ctx), ctx) if game.rb.unchoosable else cands
 
 
 def _available(step: Step, ctx: Ctx, cands: list[Any]) -> int:
@@ -80,7 +82,7 @@ def _doable(game: Game, steps: tuple[Step, ...], ctx: Ctx, spent: set[int]) -> b
 def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
     verb, a = step.verb, step.args
     if verb == "choose":
-        cands = _candidates(step, ctx, spent)
+        cands = _candidates(game, step, ctx, spent)
         lo = a["min"](ctx) if "min" in a else 1
         if _available(step, ctx, cands) < lo:
             return False
@@ -88,6 +90,8 @@ def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
         return True
     if verb == "choose_cover":
         cands = [c for c in _pool(step, ctx) if isinstance(c, GameObject) and c.oid not in spent]
+        if game.rb.unchoosable:
+            cands = choosable(game, cands, a["player"](ctx), ctx)
         specific, wild = cover_symbols(a["requirements"](ctx), a.get("wildcard"))
         pays = [field_values(ctx, c, a["field"]) for c in cands]
         if not coverable(pays, specific, wild):
@@ -159,7 +163,7 @@ def choices_allow_play(game: Game, effect: tuple[Step, ...], ctx: Ctx) -> bool:
             player = a["player"](ctx)
             if any(isinstance(c, GameObject) and not game.zone_fully_visible(c, player) for c in pool):
                 continue  # a search of cards the chooser cannot all see may find nothing
-            cands = _candidates(step, ctx, set(), pool)
+            cands = _candidates(game, step, ctx, set(), pool)
         except Exception:  # noqa: BLE001 - depends on values bound while resolving: decided then
             continue
         if _available(step, ctx, cands) < lo and (rule == "blocks" or cands):

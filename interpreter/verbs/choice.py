@@ -15,6 +15,7 @@ from interpreter.engine.functions import (
     field_values,
 )
 from interpreter.state.objects import GameObject
+from interpreter.timing.choosable import choosable
 from interpreter.verbs.registry import Gen, verb
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ def v_choose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     lo = a["min"](ctx) if "min" in a else 1
     hi = a["max"](ctx) if "max" in a else lo
     player = a["player"](ctx)
+    candidates = choosable(game, candidates, player, ctx)
     hi = max(0, min(hi, len(candidates)))
     lo = max(0, min(lo, hi))
     if lo > 0 and any(isinstance(c, GameObject) and not game.zone_fully_visible(c, player) for c in candidates):
@@ -83,13 +85,13 @@ def v_choose_cover(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     cards, so a player never paints themselves into a corner; an offer of one card is taken without
     asking. Binds the chosen cards, or [] (nothing asked) when no cover exists: a rulebook checks
     `covers` first where that matters (a cost's `can`)."""
-    cards = [c for c in f_as_list(ctx, a["from"](ctx)) if isinstance(c, GameObject)]
+    player = a["player"](ctx)
+    cards = choosable(game, [c for c in f_as_list(ctx, a["from"](ctx)) if isinstance(c, GameObject)], player, ctx)
     wildcard = a.get("wildcard")
     specific, wild = cover_symbols(a["requirements"](ctx), wildcard)
     pays = [field_values(ctx, c, a["field"]) for c in cards]
     chosen: list[GameObject] = []
     if coverable(pays, specific, wild):
-        player = a["player"](ctx)
         prompt = a.get("prompt", a["as"])
         left = list(range(len(cards)))
         while (specific or wild > 0) and not game.state.halted():
