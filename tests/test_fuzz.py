@@ -2,7 +2,8 @@
 checked after every step, for every game that has a card pool under cards/<game>/.
 
 Decks are drawn from the game's card pool by the game's own construction rules, read from the
-compiled rulebook (`rb.deck_rules`: exact counts and bounds by condition, and a copy limit), and
+compiled rulebook (`rb.deck_rules`: exact counts and bounds by condition, and a copy limit; and the
+rules over several decks, `rb.same_card` and `rb.same_value`), and
 each drawn deck is confirmed legal by `check_deck`. Hypothesis is derandomized, so every run plays
 the same games; a failure prints the decks and seed that reproduce it.
 """
@@ -21,6 +22,7 @@ from hypothesis import HealthCheck, given, note, reject, settings
 from hypothesis import strategies as st
 
 from interpreter.loader.cards import CardEnv, check_deck, load_cards
+from interpreter.loader.decks import same_card_groups
 from interpreter.loader.diagnostics import LoadError
 from interpreter.loader.rulebook import load_rulebook
 from interpreter.sim import play_one
@@ -54,10 +56,37 @@ def _env(game: str, fmt: str | None = None) -> tuple[Any, Any]:
     return rb, cards
 
 
+class Shared:
+    """What the rules over several decks share while one player's decks are drawn zone by zone
+    (`rb.same_card`, `rb.same_value`): each card's same-card group over the whole pool (a group over
+    the pool holds every group a deck could form, so keeping it under the limit keeps the deck
+    legal), the copies drawn per group, and the pool the shared value leaves."""
+
+    def __init__(self, rb: Any, cards: dict[str, Any], value: Any = None) -> None:
+        limit, same = rb.same_card, rb.same_value
+        self.limit_zones = set(limit.zones) if limit else set()
+        self.most = limit.most if limit else None
+        self.free = {c: bool(limit.unlimited(CardEnv(cards[c]))) if limit and limit.unlimited else False
+                     for c in cards}
+        self.group = same_card_groups(sorted(c for c in cards if not self.free[c]), limit.keys,
+                                      lambda c: CardEnv(cards[c])) if limit else {}
+        self.copies: Counter[str] = Counter()
+        self.value_zones = set(same.zones) if same else set()
+        self.allowed = {c for c in cards if same is None or same.value(CardEnv(cards[c])) == value}
+
+
+def _value(c: Any) -> str:
+    return repr(c)
+
+
 @st.composite
-def legal_zone(draw: Any, rule: Any, cards: dict[str, Any]) -> list[str]:
-    """One deck zone drawn card by card so that every exact count, bound and copy limit holds."""
+def legal_zone(draw: Any, rule: Any, cards: dict[str, Any], shared: Shared | None = None) -> list[str]:
+    """One deck zone drawn card by card so that every exact count, bound and copy limit holds (and,
+    given `shared`, the rules over several decks)."""
     pool = sorted(cards)
+    if shared is not None and rule.zone in shared.value_zones:
+        pool = [c for c in pool if c in shared.allowed]
+    across = shared is not None and rule.zone in shared.limit_zones
     exact = [(where, n) for _cid, _rules, where, n in rule.counts]
     bounds = [(where, low, high) for _cid, _rules, where, low, high in rule.bounds]
     in_exact = {c: [bool(w(CardEnv(cards[c]))) for w, _ in exact] for c in pool}
@@ -79,6 +108,9 @@ def legal_zone(draw: Any, rule: Any, cards: dict[str, Any]) -> list[str]:
         if any(m and high is not None and have >= high
                for m, have, (_, _, high) in zip(in_bound[c], have_bound, bounds, strict=True)):
             return False
+        if across and shared is not None and not shared.free[c] and shared.most is not None \
+                and shared.copies[shared.group[c]] >= shared.most:
+            return False
         return most is None or free[c] or copies[key(c)] < most
 
     def add(options: list[str]) -> None:
@@ -88,6 +120,8 @@ def legal_zone(draw: Any, rule: Any, cards: dict[str, Any]) -> list[str]:
         ids.append(c)
         if not free[c]:
             copies[key(c)] += 1
+        if across and shared is not None and not shared.free[c]:
+            shared.copies[shared.group[c]] += 1
         for i, m in enumerate(in_exact[c]):
             have_exact[i] += m
         for i, m in enumerate(in_bound[c]):
@@ -100,18 +134,41 @@ def legal_zone(draw: Any, rule: Any, cards: dict[str, Any]) -> list[str]:
         while low is not None and have_bound[i] < low:
             add([c for c in pool if in_bound[c][i] and fits(c)])
     for _ in range(draw(st.integers(0, EXTRA_MAX))):
-        free = [c for c in pool if fits(c)]
-        if not free:
+        free_now = [c for c in pool if fits(c)]
+        if not free_now:
             break
-        add(free)
+        add(free_now)
     return ids
+
+
+class DeckPool:
+    """A rulebook and its card pool, as a strategy's argument with a short repr (hypothesis shows
+    the arguments of a strategy, and a whole rulebook's repr is huge)."""
+
+    def __init__(self, rb: Any, cards: dict[str, Any]) -> None:
+        self.rb, self.cards = rb, cards
+
+    def __repr__(self) -> str:
+        return f"DeckPool({self.rb.id}, {len(self.cards)} cards)"
+
+
+@st.composite
+def legal_deck(draw: Any, pool: DeckPool) -> dict[str, list[str]]:
+    """Every deck zone of the game for one player: the shared value (`rb.same_value`) drawn first
+    among the pool's values, then each zone in turn, sharing the copies of the same card."""
+    rb, cards = pool.rb, pool.cards
+    value = None
+    if rb.same_value is not None:
+        values = sorted({rb.same_value.value(CardEnv(cards[c])) for c in cards}, key=_value)
+        value = draw(st.sampled_from(values))
+    shared = Shared(rb, cards, value) if rb.same_card is not None or rb.same_value is not None else None
+    return {rule.zone: draw(legal_zone(rule, cards, shared)) for rule in rb.deck_rules}
 
 
 def legal_decks(rb: Any, cards: dict[str, Any]) -> Any:
     """A legal deck (every deck zone of the game) for each player."""
     players = int(rb.raw.get("players", {}).get("count", 2))
-    deck = st.fixed_dictionaries({rule.zone: legal_zone(rule, cards) for rule in rb.deck_rules})
-    return st.lists(deck, min_size=players, max_size=players)
+    return st.lists(legal_deck(DeckPool(rb, cards)), min_size=players, max_size=players)
 
 
 def _formats(game: str) -> list[str]:

@@ -7,6 +7,7 @@ Each function receives the evaluation context first so it can reach the game sta
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -252,6 +253,20 @@ def f_str(env: Any, v: Any) -> str:
     if isinstance(v, GameObject):
         return env.game.describe(v)
     return str(v)
+
+
+_LATIN: frozenset[str] = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def f_without_trailing_letters(env: Any, text: Any) -> Any:
+    """The text without its trailing Latin letters, full-width ones too (`'AB-012a'` -> `'AB-012'`):
+    card numbers whose last letter marks a variant of the same card. Null stays null."""
+    if text is None:
+        return None
+    out = str(text)
+    while out and unicodedata.normalize("NFKC", out[-1]) in _LATIN:
+        out = out[:-1]
+    return out
 
 
 def f_pending_count(env: Any) -> int:
@@ -513,6 +528,7 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("holder_of", f_holder_of, 1, 1, pass_env=True),
         FuncSpec("under", f_under, 1, 1, pass_env=True),
         FuncSpec("str", f_str, 1, 1, pass_env=True),
+        FuncSpec("without_trailing_letters", f_without_trailing_letters, 1, 1, pass_env=True),
         FuncSpec("pending_count", f_pending_count, 0, 0, pass_env=True),
         FuncSpec("untriggered", f_untriggered, 1, 2, pass_env=True),
         FuncSpec("has_status", f_has_status, 2, 2, pass_env=True),

@@ -17,6 +17,7 @@ from typing import Any
 from interpreter.cardtext.normalize import TextRules, pin_of, split_abilities
 from interpreter.engine.functions import Multiset
 from interpreter.loader.compile import Compiler, Loc
+from interpreter.loader.decks import Problem, across_problems
 from interpreter.loader.diagnostics import Diagnostic, Diagnostics, LoadError
 from interpreter.loader.model import GRANTED, Ability, CardDef, Grant, Rulebook, engine_kind
 from interpreter.loader.names import collect_names, positional_bindings
@@ -474,17 +475,23 @@ def load_deck(rb: Rulebook, cards: dict[str, CardDef], path: Path) -> dict[str, 
             ids.extend([e["card"]] * n)
         out[zone] = ids
     diags.raise_if_any()
-    problems = check_deck(rb, cards, out)
+    problems = deck_problems(rb, cards, out)
     if problems:
-        raise LoadError([d for d in (_at(path, smap, p) for p in problems)])
+        raise LoadError([d for d in (_at(path, data, smap, p) for p in problems)])
     return out
 
 
-def _at(path: Path, smap: Any, problem: tuple[str, str]) -> Any:
+def _at(path: Path, data: dict[str, Any], smap: Any, problem: Problem) -> Any:
+    """Where a deck problem is shown: at the entry of the card it names, else at its zone."""
     from interpreter.loader.diagnostics import Diagnostic
 
-    zone, msg = problem
+    zone, card, msg = problem
     line, col = smap.get(("decks", zone)) if zone else (1, 1)
+    entries = data["decks"].get(zone) if zone else None
+    for i, entry in enumerate(entries if isinstance(entries, list) else []):
+        if card is not None and isinstance(entry, dict) and entry.get("card") == card:
+            line, col = smap.get(("decks", zone, i))
+            break
     return Diagnostic(str(path), line, col, msg)
 
 
@@ -508,23 +515,29 @@ class CardEnv:
 
 
 def check_deck(rb: Rulebook, cards: dict[str, CardDef], deck: dict[str, list[str]]) -> list[tuple[str, str]]:
-    """Deck construction as data: exact counts by condition and a copy limit, which the cards its
-    `except` condition holds for are free of (returns problems)."""
-    problems: list[tuple[str, str]] = []
+    """Deck construction as data: exact counts by condition, a copy limit per deck, which the cards
+    its `except` condition holds for are free of, and the rules over several decks (returns (zone,
+    message) problems)."""
+    return [(zone, message) for zone, _, message in deck_problems(rb, cards, deck)]
+
+
+def deck_problems(rb: Rulebook, cards: dict[str, CardDef], deck: dict[str, list[str]]) -> list[Problem]:
+    """`check_deck`'s problems, each with the card it is best shown at (None: its zone)."""
+    problems: list[Problem] = []
     for rule in rb.deck_rules:
         ids = deck.get(rule.zone, [])
         for cid, rules, where, exactly in rule.counts:
             n = sum(1 for c in ids if where(CardEnv(cards[c])))
             if n != exactly:
-                problems.append((rule.zone, f"deck construction {cid} ({', '.join(rules)}): {rule.zone} must "
-                                            f"have exactly {exactly} matching cards, has {n}"))
+                problems.append((rule.zone, None, f"deck construction {cid} ({', '.join(rules)}): {rule.zone} "
+                                                  f"must have exactly {exactly} matching cards, has {n}"))
         for cid, rules, where, low, high in rule.bounds:
             n = sum(1 for c in ids if where(CardEnv(cards[c])))
             if (low is not None and n < low) or (high is not None and n > high):
                 span = (f"at least {low}" if high is None else f"at most {high}" if low is None
                         else f"between {low} and {high}")
-                problems.append((rule.zone, f"deck construction {cid} ({', '.join(rules)}): {rule.zone} must "
-                                            f"have {span} matching cards, has {n}"))
+                problems.append((rule.zone, None, f"deck construction {cid} ({', '.join(rules)}): {rule.zone} "
+                                                  f"must have {span} matching cards, has {n}"))
         if rule.max_copies is not None:
             mid, rules, by, mx, unlimited = rule.max_copies
             counts: dict[str, int] = {}
@@ -535,9 +548,10 @@ def check_deck(rb: Rulebook, cards: dict[str, CardDef], deck: dict[str, list[str
                 counts[key] = counts.get(key, 0) + 1
             for key, n in sorted(counts.items()):
                 if n > mx:
-                    problems.append((rule.zone, f"deck construction {mid} ({', '.join(rules)}): at most {mx} "
-                                                f"copies of {by} {key}, found {n}"))
+                    problems.append((rule.zone, None, f"deck construction {mid} ({', '.join(rules)}): at most "
+                                                      f"{mx} copies of {by} {key}, found {n}"))
+    problems.extend(across_problems(rb, cards, deck, CardEnv))
     for zone in deck:
         if not any(r.zone == zone for r in rb.deck_rules):
-            problems.append((zone, f"zone '{zone}' is not a deck zone of this game"))
+            problems.append((zone, None, f"zone '{zone}' is not a deck zone of this game"))
     return problems

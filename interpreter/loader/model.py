@@ -183,6 +183,32 @@ class DeckRule:
     bounds: list[tuple[str, tuple[str, ...], Fn, int | None, int | None]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class SameCardLimit:
+    """At most `most` copies of the same card in several deck zones counted together
+    (`deck_construction.max_copies`): two cards are the same when any of `keys` gives both the same
+    value (null: no key), carried through; `unlimited` (`except`) frees cards from it."""
+
+    id: str
+    rules: tuple[str, ...]
+    zones: tuple[str, ...]
+    keys: tuple[Fn, ...]
+    most: int
+    unlimited: Fn | None
+
+
+@dataclass(frozen=True)
+class SameValueRule:
+    """Every card of several deck zones gives the same `value` (`deck_construction.same_value`);
+    `source` is the expression as written, for messages."""
+
+    id: str
+    rules: tuple[str, ...]
+    zones: tuple[str, ...]
+    value: Fn
+    source: str
+
+
 @dataclass
 class Rulebook:
     id: str
@@ -225,6 +251,9 @@ class Rulebook:
     after_leaving: tuple[dict[str, Any], Any] | None = None
     designations: dict[str, Designation] = field(default_factory=dict)  # by the name they bind
     unchoosable: tuple[Unchoosable, ...] = ()  # `choosing.unchoosable`: candidates choices leave out
+    # Deck rules over several decks counted together (`deck_construction.max_copies` / `same_value`).
+    same_card: SameCardLimit | None = None
+    same_value: SameValueRule | None = None
     # Abilities grants give, compiled at load (the rulebook's own, then card files' in load order); a
     # grant's index is GRANTED + its position. `grant_keys`: where each is written -> its position, so
     # loading the same card file again gives its grants the same numbers.

@@ -1,0 +1,138 @@
+"""Deck rules over several decks counted together: at most N of "the same card", and one shared value.
+
+Some games count copies across decks (an oshi and a deck together) and call two cards the same when
+either of two printed keys matches (the card number without its variant letter, or the code), which
+makes sameness an equivalence only once carried through: a card sharing its number with one card and
+its code with another joins all three. Groups are found with a union-find over the cards of the decks
+named, so the limit means what a player counting "copies" means.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from interpreter.loader.model import CardDef, Rulebook, SameCardLimit, SameValueRule
+
+if TYPE_CHECKING:
+    from interpreter.loader.compile import Compiler
+    from interpreter.loader.sections import Merged
+
+Problem = tuple[str, str | None, str]
+"""A deck problem: the zone, the card it is best shown at (None: the zone) and the message."""
+
+
+def _zones(section: dict[str, Any], rule: dict[str, Any], at: Any, comp: Compiler) -> tuple[str, ...]:
+    """The zones of the decks a rule names (every deck when it names none); an unknown id is an error."""
+    decks = {d["id"]: d.get("zone") for d in section.get("decks", []) or [] if isinstance(d, dict) and "id" in d}
+    named = rule.get("decks")
+    if named is None:
+        return tuple(str(z) for z in decks.values())
+    out: list[str] = []
+    for i, name in enumerate(named):
+        if name not in decks:
+            comp.error(at.at("decks", i), f"unknown deck '{name}' (decks: {', '.join(decks) or 'none'})")
+        else:
+            out.append(str(decks[name]))
+    return tuple(out)
+
+
+def compile_across(m: Merged, comp: Compiler) -> tuple[SameCardLimit | None, SameValueRule | None]:
+    """`deck_construction.max_copies` and `same_value`, their expressions compiled once."""
+    section = m.data.get("deck_construction")
+    if not isinstance(section, dict):
+        return None, None
+    loc = m.loc("deck_construction")
+    limit = value = None
+    mc = section.get("max_copies")
+    if isinstance(mc, dict):
+        at = loc.at("max_copies")
+        keys = tuple(comp.expr(src, at.at("same", i)) for i, src in enumerate(mc.get("same", []) or []))
+        unlimited = comp.expr(mc["except"], at.at("except")) if "except" in mc else None
+        limit = SameCardLimit(str(mc.get("id")), tuple(str(r) for r in mc.get("rules", ()) or ()),
+                              _zones(section, mc, at, comp), keys, int(mc.get("max", 1)), unlimited)
+    sv = section.get("same_value")
+    if isinstance(sv, dict):
+        at = loc.at("same_value")
+        value = SameValueRule(str(sv.get("id")), tuple(str(r) for r in sv.get("rules", ()) or ()),
+                              _zones(section, sv, at, comp), comp.expr(sv.get("value"), at.at("value")),
+                              str(sv.get("value")))
+    return limit, value
+
+
+def _hashable(value: Any) -> Any:
+    return value if isinstance(value, str | int | bool) else repr(value)
+
+
+def same_card_groups(card_ids: Iterable[str], keys: tuple[Callable[[Any], Any], ...],
+                     env: Callable[[str], Any]) -> dict[str, str]:
+    """Each card id -> the first card id of its group: cards are joined when one of `keys` gives both
+    the same (non-null, non-empty) value, and joins carry through (union-find)."""
+    ids = list(dict.fromkeys(card_ids))
+    order = {c: i for i, c in enumerate(ids)}
+    parent = {c: c for c in ids}
+
+    def find(c: str) -> str:
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    for key in keys:
+        first: dict[Any, str] = {}
+        for c in ids:
+            value = key(env(c))
+            if value is None or value == "":
+                continue
+            a, b = find(first.setdefault(_hashable(value), c)), find(c)
+            if a != b:  # the group is named by its first card in deck order
+                a, b = (a, b) if order[a] < order[b] else (b, a)
+                parent[b] = a
+    return {c: find(c) for c in ids}
+
+
+def _card_list(copies: list[tuple[str, str]]) -> str:
+    """`A x2 (oshi_area, deck), B (deck)`: each card with its copies and the zones they are in."""
+    counts: Counter[str] = Counter(c for c, _ in copies)
+    zones: dict[str, list[str]] = defaultdict(list)
+    for c, z in copies:
+        if z not in zones[c]:
+            zones[c].append(z)
+    return ", ".join(f"{c}{f' x{n}' if n > 1 else ''} ({', '.join(zones[c])})" for c, n in counts.items())
+
+
+def across_problems(rb: Rulebook, cards: dict[str, CardDef], deck: dict[str, list[str]],
+                    env: Callable[[CardDef], Any]) -> list[Problem]:
+    """The problems of the rules over several decks (`env` makes a card's expression scope)."""
+    problems: list[Problem] = []
+    limit, same = rb.same_card, rb.same_value
+    if limit is not None:
+        copies = [(c, z) for z in limit.zones for c in deck.get(z, [])
+                  if limit.unlimited is None or not limit.unlimited(env(cards[c]))]
+        group = same_card_groups((c for c, _ in copies), limit.keys, lambda c: env(cards[c]))
+        members: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for c, z in copies:
+            members[group[c]].append((c, z))
+        for found in members.values():
+            if len(found) > limit.most:
+                problems.append((found[-1][1], found[-1][0],  # at the copy too many
+                                 f"deck construction {limit.id} ({', '.join(limit.rules)}): at most {limit.most} "
+                                 f"copies of the same card in {', '.join(limit.zones)}, found {len(found)}: "
+                                 f"{_card_list(found)}"))
+    if same is not None:
+        by_value: dict[Any, list[tuple[str, str]]] = defaultdict(list)
+        for z in same.zones:
+            for c in deck.get(z, []):
+                by_value[_hashable(same.value(env(cards[c])))].append((c, z))
+        if len(by_value) > 1:
+            ranked = sorted(by_value.items(), key=lambda kv: -len(kv[1]))  # stable: the first most common
+            odd = ranked[1][1][0]
+            listed = "; ".join(f"{value!r}: {_card_list(found)}" for value, found in ranked)
+            problems.append((odd[1], odd[0], f"deck construction {same.id} ({', '.join(same.rules)}): every card "
+                                             f"of {', '.join(same.zones)} must have the same {same.source}; "
+                                             f"found {listed}"))
+    return problems
+
+
+__all__ = ["Problem", "across_problems", "compile_across", "same_card_groups"]
