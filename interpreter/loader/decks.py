@@ -1,6 +1,6 @@
 """Deck rules over several decks counted together: at most N of "the same card", and one shared value.
 
-Some games count copies across decks (an oshi and a deck together) and call two cards the same when
+Some games count copies across decks (a leader card and a deck together) and call two cards the same when
 either of two printed keys matches (the card number without its variant letter, or the code), which
 makes sameness an equivalence only once carried through: a card sharing its number with one card and
 its code with another joins all three. Groups are found with a union-find over the cards of the decks
@@ -93,7 +93,7 @@ def same_card_groups(card_ids: Iterable[str], keys: tuple[Callable[[Any], Any], 
 
 
 def _card_list(copies: list[tuple[str, str]]) -> str:
-    """`A x2 (oshi_area, deck), B (deck)`: each card with its copies and the zones they are in."""
+    """`A x2 (lead_zone, deck), B (deck)`: each card with its copies and the zones they are in."""
     counts: Counter[str] = Counter(c for c, _ in copies)
     zones: dict[str, list[str]] = defaultdict(list)
     for c, z in copies:
