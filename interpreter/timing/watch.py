@@ -34,7 +34,7 @@ def zone_keys_read(ast: Any, groups: Mapping[str, list[str]], bodies: Mapping[st
     """The (zone, player) places a condition reads: the zone is a name or ZONE_VAR, the player is
     PLAYER_VAR (the bound player), None (a shared zone) or ANY_PLAYER. None: cannot tell (a zone
     given by an expression, a recursive function). With the rulebook functions' `params`, a
-    function given the bound player or zone reads that parameter as such (`holomems_of(p)` reads
+    function given the bound player or zone reads that parameter as such (`members_of(p)` reads
     the stage of `p` alone, not every player's)."""
     out: set[tuple[str, str | None]] = set()
     for node in walk(ast):
