@@ -59,7 +59,7 @@ def test_unknown_game_is_a_usage_error():
         code, out, err = run(*cmd)
         assert code == 2, cmd
         assert ("Invalid value for GAME: no rulebook 'nosuchgame' (known: haikyu, haikyu@1.02, hololive, lovelive, "
-                "rebirth; looked in:") in err, err
+                "osica, rebirth; looked in:") in err, err
         assert "nosuchgame:1:1" not in err and "Traceback" not in err + out
 
 

@@ -9,7 +9,7 @@ from interpreter.cli.setup import load_game_env
 from interpreter.sim import play_one, simulate
 
 GAMES = 200
-TITLES = ["lovelive", "haikyu", "rebirth", "hololive"]
+TITLES = ["lovelive", "haikyu", "rebirth", "hololive", "osica"]
 
 
 @pytest.fixture(scope="module", params=TITLES)

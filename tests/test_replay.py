@@ -144,7 +144,7 @@ def test_validate_checks_replays(recorded, tmp_path):
 
     looked = describe_search("rulebooks")
     assert err.splitlines() == [f"{bad}:1:1: no rulebook 'lovelivx' (known: haikyu, haikyu@1.02, hololive, lovelive, "
-                                f"rebirth; looked in: {looked})",
+                                f"osica, rebirth; looked in: {looked})",
                                 f"{broken}:1:2: not JSON: Expecting property name enclosed in double quotes",
                                 "2 problem(s)"]
 
