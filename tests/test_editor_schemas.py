@@ -16,7 +16,7 @@ from interpreter.loader.rulebook import load_rulebook
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("game", ["lovelive", "haikyu", "rebirth"])
+@pytest.mark.parametrize("game", ["lovelive", "haikyu", "rebirth", "hololive", "osica"])
 def test_shipped_card_schema_is_up_to_date(game):
     shipped = json.loads((ROOT / "schemas" / "cards" / f"{game}.cards.schema.json").read_text(encoding="utf-8"))
     assert shipped == card_schema(load_rulebook(game)), f"regenerate it: sogo schema {game} --write schemas/cards"
