@@ -27,6 +27,27 @@ def test_an_active_zones_ability_does_not_work_where_its_type_does():
     assert g.field(obj(g, "U-RELIC"), "power") == 11
 
 
+def test_a_bare_statement_working_elsewhere_is_read_but_not_watched_there():
+    """An ability that changes nothing (a keyword the card counts as having, e.g. from any zone) does
+    not make its card one whose abilities work in that zone: nothing there can trigger or apply. Its
+    keywords are read all the same."""
+    g = toy_game({"P1": {"field": ["U-PLAIN"], "discard": ["U-MOTTO", "U-RELIC"]}}, stop="two")
+    g.advance()
+    from interpreter.timing.abilities import ability_objects
+
+    assert "discard" in g.active_zone_cards["U-MOTTO"] and "U-MOTTO" not in g.acting_zone_cards
+    working = {o.card_id for o in ability_objects(g)}
+    assert "U-RELIC" in working and "U-MOTTO" not in working
+    assert ev_has_keyword(g, "U-MOTTO", "from_discard")
+
+
+def ev_has_keyword(g, card_id, keyword):
+    from interpreter.engine.context import Ctx
+    from interpreter.engine.functions import f_has_keyword
+
+    return f_has_keyword(Ctx(g, None, you=0), obj(g, card_id), keyword)
+
+
 # -- 2. an effect that does not stack: no_stack --------------------------------------------------
 def test_copies_of_a_text_that_does_not_stack_apply_once():
     g = toy_game({"P1": {"field": ["U-PLAIN", "U-BANNER", "U-BANNER"]}}, stop="two")

@@ -159,16 +159,26 @@ class Game:
         # (card, ability index) -> its zones, and card -> every zone one of its abilities works in.
         self.active_zones: dict[tuple[str, int], frozenset[str]] = {}
         self.active_zone_cards: dict[str, frozenset[str]] = {}
+        # The same, counting only abilities that act (trigger, are played or change something): a
+        # card whose only ability working elsewhere is a bare statement (a keyword it is treated as
+        # having, read by has_keyword wherever the card is) need not be watched in those zones,
+        # whose every change would otherwise renew the list of cards whose abilities work.
+        self.acting_zone_cards: dict[str, frozenset[str]] = {}
         for cid, card in self.cards.items():
+            acting: set[str] = set()
             for ab in card.abilities:
                 for kw in ab.keywords:
                     zs = (rb.keywords.get(kw) or {}).get("zones_c")
                     if zs is not None:
                         self.active_zones[(cid, ab.index)] = self.active_zones.get((cid, ab.index), frozenset()) | zs
+                        if ab.kind != "continuous" or ab.continuous or ab.triggers:
+                            acting |= zs
             mine = [zs for (c, _), zs in self.active_zones.items() if c == cid]
             if mine:
                 self.active_zone_cards[cid] = frozenset().union(*mine) | rb.ability_zones.get(card.type, frozenset())
-                ability_zones |= self.active_zone_cards[cid]
+            if acting:
+                self.acting_zone_cards[cid] = frozenset(acting) | rb.ability_zones.get(card.type, frozenset())
+                ability_zones |= self.acting_zone_cards[cid]
         # (zone key, zone, only its top card is in play) for the zones where abilities work. The
         # keys are kept as the state's own objects (typed Any), so reading a zone hashes the same
         # tuple instead of building one.

@@ -55,7 +55,7 @@ def ability_objects(game: Game, player: int | None = None) -> list[GameObject]:
                 o = objects[i]
                 card = cards[o.card_id]
                 if (anyway or card.abilities) and (zone in zones_of.get(card.type, ())
-                                       or zone in game.active_zone_cards.get(o.card_id, ())):
+                                       or zone in game.acting_zone_cards.get(o.card_id, ())):
                     if (o.holder is None or held_works(game, o)) and o.states.get(FACE) != "down":
                         objs.append(o)
         negating = [e for e in st.effects if e.kind == "continuous" and e.spec.get("negate")]
