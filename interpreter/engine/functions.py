@@ -326,10 +326,22 @@ def f_has_ability_kind(env: Any, obj: Any, kind: str) -> bool:
 
 
 def f_has_keyword(env: Any, obj: Any, keyword: str) -> bool:
-    """Whether one of a card's abilities has this keyword."""
+    """Whether one of a card's abilities has this keyword now. A keyword of an ability with
+    condition keywords is there only while they hold (a static keyword behind a condition prefix);
+    a condition keyword itself is always there (a card "with" that condition)."""
     if not isinstance(obj, GameObject):
         return False
-    return any(keyword in ab.keywords for ab in env.game.abilities_of(obj))
+    game: Game = env.game
+    for ab in game.abilities_of(obj):
+        if keyword in ab.keywords:
+            if not (ab.conditions or ab.resolving_conditions) \
+                    or (game.rb.keywords.get(keyword) or {}).get("kind") == "condition":
+                return True
+            from interpreter.timing.abilities import keywords_in_force
+
+            if keywords_in_force(game, obj, ab):
+                return True
+    return False
 
 
 def f_moved_within_group_this_turn(env: Any, obj: Any) -> bool:

@@ -460,7 +460,11 @@ def check_timing_sections(m: Merged, comp: Compiler, processes: list[RuleProcess
                        "expected active_player, non_active_player, turn_player or non_turn_player")
         order.append(o)
     if ct:
-        timing["check_timing"] = {**ct, "order": order}
+        chosen_by: dict[str, Any] = {}
+        if "order_chosen_by" in ct:  # who chooses whose pending abilities go next
+            loc = m.loc("check_timing").at("order_chosen_by")
+            chosen_by["compiled_chosen_by"] = comp.expr(ct["order_chosen_by"], loc)
+        timing["check_timing"] = {**ct, "order": order, **chosen_by}
     _check_stages(m, comp, ct.get("stages"), processes)
     resp = timing.get("responses")
     if resp:

@@ -139,6 +139,27 @@ def conditions_hold(game: Game, obj: GameObject, ab: Ability, conditions: tuple[
     return all(groups.values())
 
 
+def keywords_in_force(game: Game, obj: GameObject, ab: Ability) -> bool:
+    """Whether the keywords of this card's ability are there now: an ability's keywords follow its
+    condition keywords ("(condition) keyword": the keyword only while the condition holds), every
+    one of them, checked when resolving or not. An ability without any: always. A condition that
+    asks, through has_keyword, about the very ability being asked about counts as not holding."""
+    conditions = ab.conditions
+    if ab.resolving_conditions:
+        conditions = conditions + tuple(c for c in ab.resolving_conditions if c not in conditions)
+    if not conditions:
+        return True
+    asking: set[tuple[int, int]] = game.cache.setdefault("keywords_asked", set())
+    key = (obj.oid, ab.index)
+    if key in asking:
+        return False
+    asking.add(key)
+    try:
+        return conditions_hold(game, obj, ab, conditions)
+    finally:
+        asking.discard(key)
+
+
 def _unmet_when_resolving(game: Game, src: Any, ab: Ability) -> bool:
     """A condition keyword checked when resolving no longer holds: the ability does not resolve."""
     if not ab.resolving_conditions or not isinstance(src, GameObject):

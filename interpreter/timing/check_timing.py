@@ -13,6 +13,14 @@ player, non-active player, turn player or non-turn player) or an expression givi
 priority order (`players:`); the next player is reached only when earlier ones have nothing pending.
 With `by_team: true` teammates among them are one pool (a team choosing among its members'
 abilities), the first of them in the order choosing.
+
+`check_timing.order_chosen_by` (an expression giving a player) makes that priority a choice: when
+players (or teams) of two or more places of the order have pending abilities at once, that player
+chooses whose go next. The choice holds for a batch, not for one ability: the chosen player's
+abilities (those waiting, and any of theirs that trigger while they are resolved) are resolved one at
+a time, in the order they choose, rule processes between as ever, before any other player's; once
+they have none left, the choice is made again if two or more still have some. A single player with
+pending abilities is no choice (nothing is asked, and nothing is held).
 """
 
 from __future__ import annotations
@@ -71,7 +79,15 @@ def _by_team(game: Game, players: list[int]) -> list[list[int]]:
     return groups
 
 
-def _config(rb: Any) -> tuple[list[dict[str, Any]], tuple[str, ...], list[Stage]]:
+@dataclass(frozen=True)
+class Config:
+    order: list[dict[str, Any]]
+    rules: tuple[str, ...]
+    plan: list[Stage]
+    chosen_by: Any  # the compiled `order_chosen_by` (who chooses whose abilities go next), or None
+
+
+def _config(rb: Any) -> Config:
     cfg = rb.timing.get("check_timing") or {}
     order = cfg.get("order") or [{"player": "active_player"}, {"player": "non_active_player"}]
     stages = cfg.get("stages")
@@ -82,16 +98,18 @@ def _config(rb: Any) -> tuple[list[dict[str, Any]], tuple[str, ...], list[Stage]
                       bool(st.get("one_action", False)), bool(st.get("until_none", False)))
                 if "processes" in st else Stage(st["id"], None)
                 for st in stages]
-    return order, tuple(cfg.get("rules", ())), plan
+    return Config(order, tuple(cfg.get("rules", ())), plan, cfg.get("compiled_chosen_by"))
 
 
 def check_timing(game: Game, ctx: Ctx) -> Any:
     """Run the check timing; returns whether anything was done (a process or an ability)."""
     try:
-        order, rules, plan = game.cache["check_timing"]
+        cfg: Config = game.cache["check_timing"]
     except KeyError:
-        order, rules, plan = game.cache["check_timing"] = _config(game.rb)
+        cfg = game.cache["check_timing"] = _config(game.rb)
+    rules, plan = cfg.rules, cfg.plan
     cctx = ctx.child(rules=rules) if rules else ctx
+    held: list[list[int]] = []  # with order_chosen_by: the players whose batch was chosen, until it is done
     resolved = False
     st = game.state
     passes = 0
@@ -103,7 +121,7 @@ def check_timing(game: Game, ctx: Ctx) -> Any:
         acted = False
         for stage in plan:
             if stage.processes is None:
-                acted = yield from _resolve_one(game, order, rules, cctx)
+                acted = yield from _resolve_one(game, cfg, cctx, held)
             else:
                 acted = yield from rproc.run_batch(game, stage.processes, cctx, stage.one_action)
                 while acted and stage.until_none and not (st.halted() or st.over()):
@@ -133,25 +151,74 @@ def _idle_trigger(game: Game) -> bool:
     return False
 
 
-def _resolve_one(game: Game, order: list[dict[str, Any]], rules: tuple[str, ...], cctx: Ctx) -> Any:
-    """The first player in `order` with a pending ability resolves one of them."""
+def _waiting(game: Game, order: list[dict[str, Any]], cctx: Ctx,
+             first_only: bool) -> list[tuple[dict[str, Any], list[int], list[Pending]]]:
+    """The places of the order with pending abilities, in priority order: (its order entry, its
+    players: one, or a team with `by_team`, and their pending abilities), each ability once."""
+    st = game.state
+    out: list[tuple[dict[str, Any], list[int], list[Pending]]] = []
+    taken: set[int] = set()
+    for entry in order:
+        players = _players_for(game, entry, cctx)
+        for group in _by_team(game, players) if entry.get("by_team") else [[p] for p in players]:
+            mine = [x for x in st.pending if x.master in group and x.pid not in taken]
+            if not mine:
+                continue
+            out.append((entry, group, mine))
+            if first_only:
+                return out
+            taken.update(x.pid for x in mine)
+    return out
+
+
+def _group_name(group: list[int]) -> str:
+    return "+".join(f"P{p + 1}" for p in group)
+
+
+def _chosen_first(game: Game, cfg: Config, cctx: Ctx, held: list[list[int]],
+                  waiting: list[tuple[dict[str, Any], list[int], list[Pending]]]) -> Any:
+    """`order_chosen_by`: the place whose abilities go next. The batch held goes on while it has
+    some; else, with two or more places waiting, the chooser chooses (and the choice is held)."""
+    if held and not any(w[1] == held[0] for w in waiting):
+        held.clear()  # the chosen player's batch is done
+    if held:
+        return next(w for w in waiting if w[1] == held[0])
+    if len(waiting) < 2:
+        return waiting[0]
+    chooser = cfg.chosen_by(cctx)
+    if not isinstance(chooser, int) or isinstance(chooser, bool) or chooser not in game.players_in():
+        return waiting[0]
+    rules = tuple(dict.fromkeys(r for w in waiting for r in w[0].get("rules", ()))) or cfg.rules
+    options = [Option(f"p{w[1][0] + 1}", f"{_group_name(w[1])} first ({len(w[2])} waiting)", w[1][0])
+               for w in waiting]
+    (first,) = yield from game.ask(Decision(chooser, "player", "choose_whose_abilities_resolve_first", options, 1, 1,
+                                            rules), cctx)
+    pick = next(w for w in waiting if w[1][0] == first)
+    game.log("choice", f"P{chooser + 1} has {_group_name(pick[1])}'s waiting abilities resolved first", rules)
+    held.append(pick[1])
+    return pick
+
+
+def _resolve_one(game: Game, cfg: Config, cctx: Ctx, held: list[list[int]]) -> Any:
+    """The first player in the order with a pending ability (with `order_chosen_by`: the player
+    whose batch was chosen) resolves one of them, choosing which when they have several."""
     game.triggers.check_state_triggers()
     st = game.state
     if not st.pending:
         return False
-    for entry in order:
-        players = _players_for(game, entry, cctx)
-        for group in _by_team(game, players) if entry.get("by_team") else [[p] for p in players]:
-            mine = [x for x in st.pending if x.master in group]
-            if not mine:
-                continue
-            pend = mine[0]
-            distinct = {(x.card_id, x.ability, x.source) for x in mine}
-            if len(distinct) > 1:
-                d = Decision(group[0], "one", "choose_pending_ability",
-                             [Option(f"t{x.pid}", game.describe_pending(x), x) for x in mine], 1, 1,
-                             tuple(entry.get("rules", ())) or rules)
-                (pend,) = yield from game.ask(d, cctx)
-            yield from resolve_pending(game, pend, cctx)
-            return True
-    return False
+    waiting = _waiting(game, cfg.order, cctx, cfg.chosen_by is None)
+    if not waiting:
+        return False
+    if cfg.chosen_by is None:
+        entry, group, mine = waiting[0]
+    else:
+        entry, group, mine = yield from _chosen_first(game, cfg, cctx, held, waiting)
+    pend = mine[0]
+    distinct = {(x.card_id, x.ability, x.source) for x in mine}
+    if len(distinct) > 1:
+        d = Decision(group[0], "one", "choose_pending_ability",
+                     [Option(f"t{x.pid}", game.describe_pending(x), x) for x in mine], 1, 1,
+                     tuple(entry.get("rules", ())) or cfg.rules)
+        (pend,) = yield from game.ask(d, cctx)
+    yield from resolve_pending(game, pend, cctx)
+    return True
