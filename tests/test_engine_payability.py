@@ -91,3 +91,59 @@ def test_a_search_of_a_hidden_zone_never_stops_a_play(short_choice, rule):
     obj = next(o for o in g.state.objects.values() if o.card_id == "U-DIG")
     ab = g.cards[obj.card_id].abilities[0]
     assert choices_allow_play(g, ab.effect, Ctx(g, None, you=0, this=obj))
+
+
+GRAB_TEMPLATE = """
+templates:
+  - id: grab_two
+    rules: ["7"]
+    params: {zone: "'discard'"}
+    text_choices: true
+    do:
+      - choose: {player: "you", from: "cards(zone, you)", min: 2, max: 2, as: got}
+      - move: {cards: "got", to: hand}
+  - id: grab_two_as_an_action
+    rules: ["7"]
+    params: {zone: "'discard'"}
+    do:
+      - choose: {player: "you", from: "cards(zone, you)", min: 2, max: 2, as: got}
+      - move: {cards: "got", to: hand}
+"""
+GRAB_CARD = """game: toy
+cards:
+  - id: U-GRAB-TPL
+    type: unit
+    name: Grab Template
+    power: 1
+    abilities:
+      - kind: quick
+        effect:
+          - call: {template: grab_two}
+  - id: U-GRAB-ACTION
+    type: unit
+    name: Grab Action
+    power: 1
+    abilities:
+      - kind: quick
+        effect:
+          - call: {template: grab_two_as_an_action}
+"""
+
+
+@pytest.mark.parametrize("rule, in_discard, offered", [
+    ("allowed", 1, True), ("blocks_partial", 1, False), ("blocks", 0, False), ("blocks", 2, True),
+])
+def test_a_choice_inside_a_called_template_is_judged_like_the_effects_own(tmp_path, rule, in_discard, offered):
+    """A keyword's words written once as a template (`text_choices`) and called by the card: its
+    set-number choice stops the play as the same choice written in the card's effect would. A
+    template for a game action the text names chooses as the action: it never stops the play."""
+    from toy_engine import game_of, toy_variant
+
+    env = toy_variant(tmp_path, append=GRAB_TEMPLATE, cards=GRAB_CARD)
+    env[0].timing["choosing"] = {"id": "choosing", "rules": ["7"], "short_choice": rule}
+    g = game_of(env, {"P1": {"field": ["U-GRAB-TPL"], "discard": ["U-PLAIN"] * in_discard}})
+    g.stop_at = "two"
+    assert bool(uses(g, "U-GRAB-TPL")) is offered
+    g = game_of(env, {"P1": {"field": ["U-GRAB-ACTION"], "discard": ["U-PLAIN"] * in_discard}})
+    g.stop_at = "two"
+    assert uses(g, "U-GRAB-ACTION")

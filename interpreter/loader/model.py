@@ -35,6 +35,7 @@ class Template:
     defaults: dict[str, Fn]
     steps: tuple[Step, ...]
     can: Fn | None
+    text_choices: bool = False  # its choices are the calling text's own (`short_choice` judges them)
 
 
 @dataclass

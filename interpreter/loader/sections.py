@@ -242,7 +242,7 @@ def compile_templates(tpl_raw: Raw, comp: Compiler) -> dict[str, Template]:
         defaults = {str(n): comp.expr(v, loc.at("params", n)) for n, v in tparams.items()}
         can = comp.expr(t["can"], loc.at("can")) if "can" in t else None
         templates[tid] = Template(tid, tuple(t.get("rules", ())), defaults, comp.steps(t.get("do", []), loc.at("do")),
-                                  can)
+                                  can, bool(t.get("text_choices", False)))
     comp._current_template = None
     report_cycles(comp.template_calls, "template", lambda t: tpl_raw[t][1], comp, list(tpl_raw))
     return templates

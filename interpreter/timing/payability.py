@@ -117,11 +117,7 @@ def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
         return True
     if verb == "call":
         tpl = game.rb.templates[a["template"]]
-        params = {name: (a[name] if name in a else default)(ctx) for name, default in tpl.defaults.items()}
-        for k, f in a.items():
-            if k != "template" and k not in params:
-                params[k] = f(ctx)
-        inner = ctx.child(vars=params)
+        inner = ctx.child(vars=_template_params(game, a, ctx))
         if tpl.can is not None:
             return bool(tpl.can(inner))
         return _doable(game, tpl.steps, inner, spent)
@@ -137,6 +133,28 @@ def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
     return True
 
 
+_CALL_DEPTH = 8  # templates calling templates: deeper than any rulebook nests them
+
+
+def _template_params(game: Game, a: dict[str, Any], ctx: Ctx) -> dict[str, Any]:
+    """A template call's parameters, as `v_call` binds them."""
+    tpl = game.rb.templates[a["template"]]
+    params = {name: (a[name] if name in a else default)(ctx) for name, default in tpl.defaults.items()}
+    for k, f in a.items():
+        if k != "template" and k not in params:
+            params[k] = f(ctx)
+    return params
+
+
+def _template_ctx(game: Game, a: dict[str, Any], ctx: Ctx) -> Ctx | None:
+    """The scope a template call runs in, or None when its arguments depend on values bound only
+    while the effect resolves (decided then)."""
+    try:
+        return ctx.child(vars=_template_params(game, a, ctx))
+    except Exception:  # noqa: BLE001 - e.g. a name an earlier step binds
+        return None
+
+
 def can_pay(game: Game, steps: tuple[Step, ...], ctx: Ctx) -> bool:
     """Whether every step of a cost can be done now (nothing is changed by asking)."""
     if not steps:
@@ -144,14 +162,24 @@ def can_pay(game: Game, steps: tuple[Step, ...], ctx: Ctx) -> bool:
     return _doable(game, steps, ctx.child(), set())
 
 
-def choices_allow_play(game: Game, effect: tuple[Step, ...], ctx: Ctx) -> bool:
+def choices_allow_play(game: Game, effect: tuple[Step, ...], ctx: Ctx, depth: int = 0) -> bool:
     """Whether the effect's own set-number choices let its ability be played, by the rulebook's
     `choosing.short_choice` (see the module docstring). Only the effect's top-level choices are
-    judged: later ones depend on what earlier steps do."""
+    judged, and those of the templates with `text_choices` it calls at its top level (a keyword's
+    words written once as a template are the card's own text; a game action the text names, such
+    as "recover 2", chooses as the action, not as the text): later ones depend on what earlier
+    steps do."""
     rule = (game.rb.timing.get("choosing") or {}).get("short_choice", "allowed")
     if rule == "allowed":
         return True
     for step in effect:
+        if step.verb == "call":
+            tpl = game.rb.templates[step.args["template"]]
+            if tpl.text_choices and depth < _CALL_DEPTH:
+                inner = _template_ctx(game, step.args, ctx)
+                if inner is not None and not choices_allow_play(game, tpl.steps, inner, depth + 1):
+                    return False
+            continue
         if step.verb != "choose":
             continue
         a = step.args
