@@ -33,6 +33,7 @@ from interpreter.engine.functions import cover_choices, cover_symbols, coverable
 from interpreter.state.objects import GameObject
 from interpreter.timing.choosable import choosable
 from interpreter.verbs.cards import as_objects
+from interpreter.verbs.flow import template_params
 from interpreter.verbs.registry import Step
 
 if TYPE_CHECKING:
@@ -117,7 +118,7 @@ def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
         return True
     if verb == "call":
         tpl = game.rb.templates[a["template"]]
-        inner = ctx.child(vars=_template_params(game, a, ctx))
+        inner = ctx.child(vars=template_params(tpl, a, ctx))
         if tpl.can is not None:
             return bool(tpl.can(inner))
         return _doable(game, tpl.steps, inner, spent)
@@ -136,21 +137,11 @@ def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
 _CALL_DEPTH = 8  # templates calling templates: deeper than any rulebook nests them
 
 
-def _template_params(game: Game, a: dict[str, Any], ctx: Ctx) -> dict[str, Any]:
-    """A template call's parameters, as `v_call` binds them."""
-    tpl = game.rb.templates[a["template"]]
-    params = {name: (a[name] if name in a else default)(ctx) for name, default in tpl.defaults.items()}
-    for k, f in a.items():
-        if k != "template" and k not in params:
-            params[k] = f(ctx)
-    return params
-
-
 def _template_ctx(game: Game, a: dict[str, Any], ctx: Ctx) -> Ctx | None:
     """The scope a template call runs in, or None when its arguments depend on values bound only
     while the effect resolves (decided then)."""
     try:
-        return ctx.child(vars=_template_params(game, a, ctx))
+        return ctx.child(vars=template_params(game.rb.templates[a["template"]], a, ctx))
     except Exception:  # noqa: BLE001 - e.g. a name an earlier step binds
         return None
 

@@ -73,16 +73,22 @@ def v_set_var(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("call", {"template": "template", "*": "expr"})
-def v_call(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Run an effect template with parameters evaluated in the caller's scope."""
-    tpl = game.rb.templates[a["template"]]
-    # A default is evaluated only for a parameter the call leaves out.
+def template_params(tpl: Any, a: dict[str, Any], ctx: Ctx) -> dict[str, Any]:
+    """A template call's parameters, evaluated in the caller's scope: each argument given, and the
+    default of each parameter the call leaves out (evaluated only then)."""
     params = {name: (a[name] if name in a and name != "template" else default)(ctx)
               for name, default in tpl.defaults.items()}
     for k, f in a.items():
         if k != "template" and k not in params:
             params[k] = f(ctx)
+    return params
+
+
+@verb("call", {"template": "template", "*": "expr"})
+def v_call(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Run an effect template with parameters evaluated in the caller's scope."""
+    tpl = game.rb.templates[a["template"]]
+    params = template_params(tpl, a, ctx)
     # The log cites both the rule that asked for the action and the rules defining it.
     rules = ctx.rules + tuple(r for r in tpl.rules if r not in ctx.rules) if len(ctx.rules) <= 3 else tpl.rules
     inner = ctx.child(vars=params, rules=rules)
