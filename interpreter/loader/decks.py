@@ -13,6 +13,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from networkx.utils import UnionFind
+
 from interpreter.loader.model import CardDef, Rulebook, SameCardLimit, SameValueRule
 
 if TYPE_CHECKING:
@@ -68,28 +70,21 @@ def _hashable(value: Any) -> Any:
 def same_card_groups(card_ids: Iterable[str], keys: tuple[Callable[[Any], Any], ...],
                      env: Callable[[str], Any]) -> dict[str, str]:
     """Each card id -> the first card id of its group: cards are joined when one of `keys` gives both
-    the same (non-null, non-empty) value, and joins carry through (union-find)."""
+    the same (non-null, non-empty) value, and joins carry through (networkx's union-find)."""
     ids = list(dict.fromkeys(card_ids))
-    order = {c: i for i, c in enumerate(ids)}
-    parent = {c: c for c in ids}
-
-    def find(c: str) -> str:
-        while parent[c] != c:
-            parent[c] = parent[parent[c]]
-            c = parent[c]
-        return c
-
+    joined = UnionFind(ids)
     for key in keys:
         first: dict[Any, str] = {}
         for c in ids:
             value = key(env(c))
-            if value is None or value == "":
-                continue
-            a, b = find(first.setdefault(_hashable(value), c)), find(c)
-            if a != b:  # the group is named by its first card in deck order
-                a, b = (a, b) if order[a] < order[b] else (b, a)
-                parent[b] = a
-    return {c: find(c) for c in ids}
+            if value is not None and value != "":
+                joined.union(first.setdefault(_hashable(value), c), c)
+    order = {c: i for i, c in enumerate(ids)}
+    out: dict[str, str] = {}
+    for group in joined.to_sets():
+        name = min(group, key=order.__getitem__)  # a group is named by its first card in deck order
+        out.update((c, name) for c in group)
+    return {c: out[c] for c in ids}
 
 
 def _card_list(copies: list[tuple[str, str]]) -> str:
