@@ -29,29 +29,32 @@ def element_label(node: dict[str, Any], enclosing: str | None, path: tuple[Any, 
     return f"{enclosing or ''}{tail}".lstrip(".") or "."
 
 
+def mappings(value: Any, path: tuple[Any, ...] = (), enclosing: str | None = None, rel: tuple[Any, ...] = ()
+             ) -> Iterator[tuple[dict[str, Any], tuple[Any, ...], str | None, tuple[Any, ...]]]:
+    """Every mapping inside `value` with its path, the id of the nearest element around it (before
+    its own) and the path from that element (`element_label` names an id-less one by these)."""
+    if isinstance(value, dict):
+        yield value, path, enclosing, rel
+        if isinstance(value.get("id"), str):
+            enclosing, rel = value["id"], ()
+        for key, child in value.items():
+            yield from mappings(child, (*path, key), enclosing, (*rel, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from mappings(child, (*path, index), enclosing, (*rel, index))
+
+
 def inferred_elements(m: Merged) -> Iterator[tuple[dict[str, Any], str, Loc]]:
     """Every mapping with `rules` that says `inferred` (an element, a `cite` step, a transition), at
     any depth, with its name and where it is."""
-
-    def walk(value: Any, loc: Loc, enclosing: str | None, rel: tuple[Any, ...]
-             ) -> Iterator[tuple[dict[str, Any], str, Loc]]:
-        if isinstance(value, dict):
-            if INFERRED in value and "rules" in value:
-                yield value, element_label(value, enclosing, rel), loc
-            if isinstance(value.get("id"), str):
-                enclosing, rel = value["id"], ()
-            for key, child in value.items():
-                yield from walk(child, loc.at(key), enclosing, (*rel, key))
-        elif isinstance(value, list):
-            for index, child in enumerate(value):
-                yield from walk(child, loc.at(index), enclosing, (*rel, index))
-
     for section, value in m.data.items():
-        if section in LIST_SECTIONS and isinstance(value, list):
-            for index, item in enumerate(value):
-                yield from walk(item, m.loc(section, index), None, (section,))
-        else:
-            yield from walk(value, m.loc(section), None, (section,))
+        tops = (list(enumerate(value)) if section in LIST_SECTIONS and isinstance(value, list)
+                else [(None, value)])
+        for index, top in tops:
+            base = m.loc(section) if index is None else m.loc(section, index)
+            for node, path, enclosing, rel in mappings(top, (), None, (section,)):
+                if INFERRED in node and "rules" in node:
+                    yield node, element_label(node, enclosing, rel), base.at(*path)
 
 
 def check_inferred(m: Merged, diags: Diagnostics) -> None:
@@ -81,4 +84,4 @@ def check_inferred(m: Merged, diags: Diagnostics) -> None:
                                               f"list the rules that imply it")
 
 
-__all__ = ["EVIDENCE", "INFERRED", "check_inferred", "element_label", "inferred_elements"]
+__all__ = ["EVIDENCE", "INFERRED", "check_inferred", "element_label", "inferred_elements", "mappings"]

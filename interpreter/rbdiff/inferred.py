@@ -7,17 +7,14 @@ each inferred element, where it is, the decision that records the inference and 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.loader.inferred import element_label
+from interpreter.loader.inferred import EVIDENCE, INFERRED, element_label, mappings
 from interpreter.loader.yaml_safe import PathKey
 
 from .raw import Part, RawRulebook, display_path
 
-INFERRED = "inferred"
-EVIDENCE = "evidence"
 _EDIT_KINDS = ("add", "replace")
 
 
@@ -56,25 +53,11 @@ def _section(path: PathKey) -> str:
     return head
 
 
-def _walk(value: Any, path: PathKey, enclosing: str | None = None, rel: PathKey = ()
-          ) -> Iterator[tuple[dict[str, Any], PathKey, str | None, PathKey]]:
-    """Every mapping with its path, the id of the nearest element around it and the path from there."""
-    if isinstance(value, dict):
-        yield value, path, enclosing, rel
-        if isinstance(value.get("id"), str):
-            enclosing, rel = value["id"], ()
-        for key, child in value.items():
-            yield from _walk(child, (*path, key), enclosing, (*rel, key))
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            yield from _walk(child, (*path, index), enclosing, (*rel, index))
-
-
 def _decisions(parts: list[Part]) -> dict[str, tuple[str, ...]]:
     """Every decision written in the files (a `decisions` list anywhere, edits included) -> its evidence."""
     found: dict[str, tuple[str, ...]] = {}
     for part in parts:
-        for node, *_ in _walk(part.data, ()):
+        for node, *_ in mappings(part.data):
             items = node.get("decisions")
             for item in items if isinstance(items, list) else []:
                 if isinstance(item, dict) and isinstance(item.get("id"), str):
@@ -90,7 +73,7 @@ def inferred_elements(book: RawRulebook) -> list[InferredElement]:
     decisions = _decisions(parts)
     out: list[InferredElement] = []
     for part in parts:
-        for node, path, enclosing, rel in _walk(part.data, ()):
+        for node, path, enclosing, rel in mappings(part.data):
             name = node.get(INFERRED)
             if not isinstance(name, str) or "rules" not in node:
                 continue
