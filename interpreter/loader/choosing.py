@@ -12,19 +12,22 @@ from interpreter.loader.sections import Merged
 from interpreter.timing.choosable import CHOOSER
 
 
-def unchoosable_entries(data: dict[str, object]) -> list[dict[str, object]]:
-    """The `unchoosable` entries as written (mappings only: the schema reports anything else)."""
+def _written(data: dict[str, object]) -> list[object]:
+    """The `choosing.unchoosable` list as written (empty when there is none)."""
     choosing = data.get("choosing")
     entries = choosing.get("unchoosable") if isinstance(choosing, dict) else None
-    return [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+    return entries if isinstance(entries, list) else []
+
+
+def unchoosable_entries(data: dict[str, object]) -> list[dict[str, object]]:
+    """The `unchoosable` entries as written (mappings only: the schema reports anything else)."""
+    return [e for e in _written(data) if isinstance(e, dict)]
 
 
 def compile_unchoosable(m: Merged, comp: Compiler) -> tuple[Unchoosable, ...]:
     """Each entry's condition compiled (errors reported at its `if`), in the order written."""
     out: list[Unchoosable] = []
-    choosing = m.data.get("choosing")
-    entries = choosing.get("unchoosable") if isinstance(choosing, dict) else None
-    for i, entry in enumerate(entries if isinstance(entries, list) else []):
+    for i, entry in enumerate(_written(m.data)):
         if not isinstance(entry, dict) or "if" not in entry:
             continue
         loc = m.loc("choosing").at("unchoosable", i)
