@@ -857,10 +857,9 @@ class Game:
         to and lapsed for) is dropped."""
         st = self.state
         prefix = f"{oid}:"
-        for k in [k for k in st.ability_uses if k.startswith(prefix)]:
-            del st.ability_uses[k]
-        for k in [k for k in st.ability_uses_game if k.startswith(prefix)]:
-            del st.ability_uses_game[k]
+        for uses in (st.ability_uses, st.ability_uses_game):
+            for k in [k for k in uses if k.startswith(prefix)]:
+                del uses[k]
         if any(k.startswith(prefix) for k in st.triggered_this_turn):
             st.triggered_this_turn = {k for k in st.triggered_this_turn if not k.startswith(prefix)}
         if any(k[0] == oid for k in st.applying):
