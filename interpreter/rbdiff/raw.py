@@ -19,6 +19,7 @@ from interpreter.loader.diagnostics import Diagnostics, LoadError
 from interpreter.loader.overlay import Doc, read_docs
 from interpreter.loader.rulebook import find_rulebook
 from interpreter.loader.yaml_safe import PathKey, SourceMap, load_yaml
+from interpreter.rulestext.ids import ALPHABET, LETTERS
 
 CITING_KEY = "rules"
 CITING_SUFFIX = "_rules"  # identity_rules, stacking_rules, steps_rules: citations kept beside a value
@@ -26,8 +27,8 @@ SINGLE_CITING_KEY = "rule"  # scenarios' log expectations cite one rule
 EVIDENCE_KEY = "evidence"  # a decision's evidence for an inference: checked, but encodes nothing
 NOT_ENCODED = "not_encoded"
 _NUMBER_PART = re.compile(r"[.\-]")
-_ID_CHARS = "abcdefghjkmnpqrstuvwxyz23456789"  # interpreter/rulestext/ids.py ALPHABET (a test pins it)
-_ID_LETTERS = "abcdefghjkmnpqrstuvwxyz"
+_ID_CHARS = ALPHABET  # the ids' own alphabet (interpreter/rulestext/ids.py)
+_ID_LETTERS = LETTERS
 PAGE_ID = re.compile(rf"^[{_ID_LETTERS}](?:[{_ID_CHARS}]{{3}}|[{_ID_CHARS}]{{6}})(?:-\d+)?"
                      rf"(?:\.(?:[{_ID_CHARS}]{{4}}|[{_ID_CHARS}]{{7}})(?:-\d+)?)?$")
 """The id of a rule of an unnumbered page (`hm4e`, `hm4e.uqp2`, `hm4e.uqp2-2`): see interpreter/rulestext/ids.py."""
