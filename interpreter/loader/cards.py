@@ -19,7 +19,7 @@ from interpreter.engine.functions import Multiset
 from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.decks import Problem, across_problems
 from interpreter.loader.diagnostics import Diagnostic, Diagnostics, LoadError
-from interpreter.loader.model import GRANTED, Ability, CardDef, Grant, Rulebook, engine_kind
+from interpreter.loader.model import ENGINE_KINDS, GRANTED, Ability, CardDef, Grant, Rulebook, engine_kind
 from interpreter.loader.names import collect_names, positional_bindings
 from interpreter.loader.schema import schema_names, validate
 from interpreter.loader.yaml_safe import load_yaml
@@ -170,7 +170,7 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
         rules.extend(k.get("rules", []))
         kk = k.get("kind")
         if kk == "trigger":
-            if kind != "auto":
+            if not takes_trigger(kind):
                 comp.error(loc.at("keywords", i), f"keyword '{kw}' makes an auto ability; this one is {kind}")
             triggers.append(k["trigger_c"])
         elif kk == "limit":
@@ -190,6 +190,9 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
             comp.error(loc.at("keywords", i), f"keyword '{kw}' is an action: use it in an effect as "
                                               f"call: {{template: {k.get('template')}}}")
     if "trigger" in raw:
+        if not takes_trigger(kind):
+            comp.error(loc.at("trigger"), f"a 'trigger' is for an auto ability or a kind a rule carries out on an "
+                                          f"event (resolve_abilities with event); this one is {kind}", at_key=True)
         triggers.append(comp.trigger(raw["trigger"], loc.at("trigger")))
     if kind == "auto" and not triggers:
         comp.error(loc, "an auto ability needs a trigger keyword or a 'trigger'")
@@ -216,6 +219,13 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
                    bool(raw.get("optional", False)), effect, continuous, limit, gate, tuple(kws),
                    str(raw.get("text", "")), tuple(conditions), answers,
                    tuple(resolving) if kind != "continuous" else (), designates, game_limit)
+
+
+def takes_trigger(kind: str) -> bool:
+    """Whether an ability of this engine kind has a trigger: an auto ability, or one of a kind the
+    rulebook never has played (no `played`), which a rule carries out when its event happens
+    (`resolve_abilities` with `event`, e.g. abilities carried out inside a rule process)."""
+    return kind == "auto" or kind not in ENGINE_KINDS.values()
 
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
+from interpreter.state.objects import GameObject
 from interpreter.timing.solver import can_cover
 from interpreter.verbs.registry import Gen, verb
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
+    from interpreter.loader.model import Ability
 
 
 @verb("check_timing", {"as": "name?"})
@@ -72,19 +74,26 @@ def v_negate(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("resolve_abilities", {"card": "expr", "kind": "str", "index": "expr?"})
+@verb("resolve_abilities", {"card": "expr?", "kind": "str", "index": "expr?", "event": "event?", "fields": "fields?",
+                             "players": "expr?"})
 def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Carry out a card's own abilities of one kind now, wherever the card is: each pays its cost (one
     that cannot be paid is skipped) and resolves, in the order its controller chooses. For abilities
     a rule carries out itself, not played at play timing nor triggered (a card's text carried out as
     it is played; abilities carried out inside a rule process). With `index`, only the card's ability
-    of that index (`ability_index()`: the one being resolved, played again)."""
+    of that index (`ability_index()`: the one being resolved, played again). With `event` (and its
+    `fields`) instead of `card`: the abilities of that kind of every card whose abilities work, whose
+    trigger names the event and holds over it (see `_on_event`)."""
     from interpreter.engine.decisions import Decision, Option
     from interpreter.loader.model import ability_label
-    from interpreter.state.objects import GameObject
     from interpreter.timing.abilities import run_effect
     from interpreter.timing.payability import can_pay
 
+    if "event" in a:
+        yield from _on_event(game, a, ctx)
+        return
+    if "card" not in a:
+        game.fail(ctx, "resolve_abilities needs 'card' or 'event'")
     card = a["card"](ctx)
     obj = card[0] if isinstance(card, list) and card else card
     if not isinstance(obj, GameObject):
@@ -109,4 +118,68 @@ def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         game.log("resolve", f"{game.describe(obj)}: {ability_label(ab)} resolves", ab.rules)
         if ab.cost:
             yield from game.run(ab.cost, actx)
+        yield from run_effect(game, ab, actx)
+
+
+def _on_event(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+    """Abilities of one kind that a rule carries out when its event happens, not auto abilities: those
+    of every card whose abilities work now whose trigger names the event and holds over it (`event`,
+    `this`, `you` bound as for a trigger) and whose use limit is not used up, found once as the event
+    happens. Their controllers carry them out in the order of `players` (default: from the turn
+    player in turn order), each player choosing one of theirs at a time until none is left, then the
+    next player. Each is carried out as a pending ability is: one whose use limit is used up or whose
+    cost cannot be paid by then is skipped, an optional one is asked, and a use is counted."""
+    from interpreter.engine.decisions import Decision, Option
+    from interpreter.loader.model import ability_label
+    from interpreter.timing.abilities import ability_objects, count_use, gate_ok, limit_ok, run_effect
+    from interpreter.timing.payability import can_pay
+
+    st = game.state
+    event: dict[str, Any] = {"type": a["event"]}
+    for k, f in (a.get("fields") or {}).items():
+        event[k] = f(ctx)
+    kind = game.kind_of.get(a["kind"], a["kind"])
+    found: list[tuple[GameObject, Ability]] = []
+    for obj in ability_objects(game):
+        for ab in game.abilities_of(obj):
+            if ab.kind != kind or not gate_ok(obj, ab, game) or not limit_ok(game, obj, ab):
+                continue
+            tctx = Ctx(game, None, you=obj.controller, this=obj, event=event, rules=ab.rules, ability=ab)
+            if any(t.get("event") == event["type"] and (t.get("if") is None or t["if"](tctx)) for t in ab.triggers):
+                found.append((obj, ab))
+    if not found:
+        return
+    order = list(a["players"](ctx)) if "players" in a else game.players_from(game.cur_tp)
+    order += [p for p in game.players_from(game.cur_tp) if p not in order]
+    while found and not st.halted():
+        player = next((p for p in order if any(o.controller == p for o, _ in found)), found[0][0].controller)
+        mine = [x for x in found if x[0].controller == player]
+        pick = mine[0]
+        if len(mine) > 1:
+            d = Decision(player, "one", "choose_ability_order",
+                         [Option(f"c{o.oid}.a{ab.index}", f"{game.describe(o)}: {ability_label(ab)}", (ab, o))
+                          for o, ab in mine], 1, 1, ctx.rules)
+            ((picked_ab, picked),) = yield from game.ask(d, ctx)
+            pick = next(x for x in mine if x[0] is picked and x[1] is picked_ab)
+        found.remove(pick)
+        obj, ab = pick
+        this = st.objects.get(obj.oid) or st.lki.get(obj.oid) or obj
+        actx = Ctx(game, None, you=player, this=this, event=event, rules=ab.rules, ability=ab)
+        name = f"{game.describe(obj)}: {ability_label(ab)}"
+        if not limit_ok(game, obj, ab):
+            game.log("resolve", f"{name} is used up", ab.rules)
+            continue
+        if ab.cost and not can_pay(game, ab.cost, actx):
+            game.log("resolve", f"{name}: the cost cannot be paid", ab.rules)
+            continue
+        if ab.optional:
+            yes = yield from game.ask_yes_no(player, "pay_optional_cost" if ab.cost else "play_optional_ability", actx)
+            if not yes:
+                game.log("resolve", f"{name}: P{player + 1} declines {'the cost' if ab.cost else 'to play it'}",
+                         ab.rules)
+                continue
+        game.log("resolve", f"{name} resolves", ab.rules)
+        if ab.cost:
+            yield from game.run(ab.cost, actx)
+        count_use(game, obj, ab)
         yield from run_effect(game, ab, actx)
