@@ -216,6 +216,7 @@ class Game:
         self.ability_version = 0  # bumped when a zone where abilities work changes
         self._collecting: list[tuple[int, str]] | None = None
         self._in_interrupt = False
+        self._holding = 0  # simultaneous steps in progress: interrupts wait until the outermost ends
         self.frames: list[list[Any]] = []  # effect-step lists being run, outermost first (see run)
         self.resume_at: list[tuple[Any, ...]] | None = None  # the pending decision restarts from here (fork)
         self.cache: dict[str, Any] = {}  # worked-out values, each kept under its own key (a version, the roles...)
@@ -921,7 +922,10 @@ class Game:
     def interrupts(self, ctx: Ctx) -> Gen:
         """Rule processes that happen at any moment (not only at check timing), e.g. a refresh.
         Checked after every card move: when none applies, no procedure is started. A format's
-        `after_leaving` rule with `watch` is checked here too once a player has left."""
+        `after_leaving` rule with `watch` is checked here too once a player has left. Inside a
+        simultaneous step (`simultaneously`) nothing is checked: the step checks once it is done."""
+        if self._holding:
+            return
         if self.after_leaving is not None and self.state.left and self.after_leaving[0].get("watch"):
             self._after_leaving(list(self.state.left))
             if self.state.over():
@@ -933,6 +937,20 @@ class Game:
             yield from rproc.run_processes(self, self._always, ctx)
         finally:
             self._in_interrupt = False
+
+    def simultaneously(self, body: Gen, ctx: Ctx) -> Gen:
+        """Run `body` as one simultaneous step (a move of several cards, a step applied to several
+        players at once): interrupts wait until the outermost such step is done, then whatever calls
+        for one is processed once, in the rulebook's order, seeing the whole step's result. Choices
+        inside still come one at a time, in the order the body asks them. Returns the body's value."""
+        self._holding += 1
+        try:
+            result = yield from body
+        finally:
+            self._holding -= 1
+        if not self._holding and not self.state.over():
+            yield from self.interrupts(ctx)
+        return result
 
     # -- effects ---------------------------------------------------------------------------
     def drop_pending(self, gone: list[Any], ctx: Ctx, of: str = "") -> None:

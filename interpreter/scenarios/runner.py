@@ -624,20 +624,34 @@ def _expectation_failures(game: Game, exp: dict[str, Any]) -> Iterator[Problem]:
     for i, item in enumerate(exp.get("no_log") or []):
         if _log_has(game, item):
             yield ("expect", "no_log", i), f"expected no log entry {item}"
+    after = 0
+    for i, item in enumerate(exp.get("log_order") or []):
+        found = _log_index(game, item, after)
+        if found is None:
+            yield ("expect", "log_order", i), (f"expected a log entry {item}" +
+                                               (" after the one before it" if i else ""))
+            break
+        after = found + 1
 
 
 def _log_has(game: Game, item: dict[str, Any]) -> bool:
+    return _log_index(game, item, 0) is not None
+
+
+def _log_index(game: Game, item: dict[str, Any], start: int) -> int | None:
+    """The index of the first log entry from `start` on that matches `item`, if any."""
     text = str(item.get("text", ""))
     rule = item.get("rule")
     kind = item.get("kind")
-    for e in game.entries:
+    for i in range(start, len(game.entries)):
+        e = game.entries[i]
         if text and text not in e.text:
             continue
         if rule is not None and str(rule) not in e.rules:
             continue
         if kind is not None and e.kind != kind:
             continue
-        return True
-    return False
+        return i
+    return None
 
 

@@ -34,7 +34,8 @@ def in_zones(game: Game, objs: list[GameObject]) -> list[GameObject]:
                "mark": "name?", "as": "name?", "shuffle": "bool?", "redirect": "bool?"})
 def v_move(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Move cards to a zone, one at a time, each becoming a new object unless the rulebook keeps
-    identity between the two zones. Replacement effects and interrupts run around each card."""
+    identity between the two zones. Replacement effects run around each card; a move of several
+    cards is one simultaneous step, so interrupts (a refresh) wait until every card has moved."""
     objs = as_objects(a["cards"](ctx))
     if not objs:
         return
@@ -56,6 +57,17 @@ def v_move(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         states["face"] = a["face"]
     if "orientation" in a:
         states["orientation"] = a["orientation"]
+    each = _move_each(game, a, objs, zone, player, states, ctx)
+    moved = (yield from game.simultaneously(each, ctx)) if len(objs) > 1 else (yield from each)
+    if game.state.over():
+        return
+    if "as" in a:
+        ctx.set(a["as"], moved)
+
+
+def _move_each(game: Game, a: dict[str, Any], objs: list[GameObject], zone: str, player: Any,
+               states: dict[str, str], ctx: Ctx) -> Gen:
+    """The cards of one `move`, one after the other; returns their new objects."""
     moved: list[GameObject] = []
     for obj in objs:
         if obj.oid not in game.state.objects:
@@ -73,9 +85,8 @@ def v_move(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         if new is not None:
             moved.append(new)
         if game.state.over():
-            return
-    if "as" in a:
-        ctx.set(a["as"], moved)
+            break
+    return moved
 
 
 @verb("shuffle", {"zone": "zone?", "zone_expr": "expr?", "player": "expr"})
@@ -97,12 +108,18 @@ def v_set_state(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("place_under", {"cards": "expr", "under": "expr"})
 def v_place_under(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Move cards into the zone of a card and stack them under it."""
+    """Move cards into the zone of a card and stack them under it (several cards: one simultaneous
+    step, as a `move`)."""
     holders = as_objects(a["under"](ctx))
     if not holders:
         return
-    holder = holders[0]
-    for obj in as_objects(a["cards"](ctx)):
+    objs = as_objects(a["cards"](ctx))
+    each = _place_each(game, objs, holders[0], ctx)
+    yield from (game.simultaneously(each, ctx) if len(objs) > 1 else each)
+
+
+def _place_each(game: Game, objs: list[GameObject], holder: GameObject, ctx: Ctx) -> Gen:
+    for obj in objs:
         new = yield from game.move_card(obj, holder.zone, holder.zone_player, ctx, under=holder.oid)
         if game.state.over() or new is None:
             return

@@ -38,14 +38,22 @@ def v_repeat(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
             return
 
 
-@verb("for_each", {"in": "expr", "as": "name", "do": "effect"})
+@verb("for_each", {"in": "expr", "as": "name", "do": "effect", "simultaneous": "bool?"})
 def v_for_each(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Run `do` once per item of a list, binding it to `as`."""
+    """Run `do` once per item of a list, binding it to `as`. `simultaneous`: the runs are one step
+    done for every item at the same time ("each player ..."): interrupts wait until all are done."""
     items = a["in"](ctx)
     if items is None:
         return
     if not isinstance(items, list):
         items = [items]
+    if a.get("simultaneous"):
+        yield from game.simultaneously(_each(game, a, items, ctx), ctx)
+    else:
+        yield from _each(game, a, items, ctx)
+
+
+def _each(game: Game, a: dict[str, Any], items: list[Any], ctx: Ctx) -> Gen:
     name = a["as"]
     for item in list(items):
         inner = ctx.child(vars={name: item})
