@@ -74,6 +74,19 @@ class Ctx:
         """A nested scope (template parameters, bindings, a rule's citation); everything else is inherited."""
         return Ctx(self.game, self, vars=vars, rules=rules, you=you)
 
+    def all_vars(self) -> dict[str, Any]:
+        """Every variable this scope can see (its own and its outer scopes', the nearer one winning a
+        name), as one new dict: what an effect created here keeps to read later."""
+        chain: list[dict[str, Any]] = []
+        scope: Ctx | None = self
+        while scope is not None:
+            chain.append(scope.vars)
+            scope = scope.parent
+        out: dict[str, Any] = {}
+        for vars_ in reversed(chain):
+            out.update(vars_)
+        return out
+
     # -- Env protocol ------------------------------------------------------------------
     def lookup(self, name: str) -> Any:
         scope: Ctx | None = self
