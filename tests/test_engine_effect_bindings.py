@@ -73,3 +73,10 @@ def test_a_forked_game_keeps_the_event_of_an_effect_on_the_copied_card():
     (eff,) = f.state.effects
     assert eff.event is not None and eff.event["card"] is both, "the copy's event names the copied card"
     assert f.field(both, "power") == 6
+
+
+def test_an_effect_whose_source_left_reads_it_as_it_last_was():
+    g = toy_game({"P1": {"field": ["U-PARTING", "U-PLAIN"]}}, stop="three")
+    use(g, g.advance(), "U-PARTING")
+    assert obj(g, "U-PARTING").zone == "discard"
+    assert g.field(obj(g, "U-PLAIN"), "power") == 5
