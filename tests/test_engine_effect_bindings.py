@@ -80,3 +80,9 @@ def test_an_effect_whose_source_left_reads_it_as_it_last_was():
     use(g, g.advance(), "U-PARTING")
     assert obj(g, "U-PARTING").zone == "discard"
     assert g.field(obj(g, "U-PLAIN"), "power") == 5
+
+
+def test_the_nearer_scope_wins_a_name():
+    g = toy_game({"P1": {"field": ["U-PLAIN"]}})
+    outer = Ctx(g, None, you=0, vars={"a": 1, "b": 1})
+    assert outer.child(vars={"a": 2}).child().all_vars() == {"a": 2, "b": 1}

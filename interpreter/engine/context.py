@@ -77,14 +77,13 @@ class Ctx:
     def all_vars(self) -> dict[str, Any]:
         """Every variable this scope can see (its own and its outer scopes', the nearer one winning a
         name), as one new dict: what an effect created here keeps to read later."""
-        chain: list[dict[str, Any]] = []
+        out: dict[str, Any] = {}
         scope: Ctx | None = self
         while scope is not None:
-            chain.append(scope.vars)
+            for name, value in scope.vars.items():
+                if name not in out:
+                    out[name] = value
             scope = scope.parent
-        out: dict[str, Any] = {}
-        for vars_ in reversed(chain):
-            out.update(vars_)
         return out
 
     # -- Env protocol ------------------------------------------------------------------
