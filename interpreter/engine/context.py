@@ -74,6 +74,18 @@ class Ctx:
         """A nested scope (template parameters, bindings, a rule's citation); everything else is inherited."""
         return Ctx(self.game, self, vars=vars, rules=rules, you=you)
 
+    def all_vars(self) -> dict[str, Any]:
+        """Every variable this scope can see (its own and its outer scopes', the nearer one winning a
+        name), as one new dict: what an effect created here keeps to read later."""
+        out: dict[str, Any] = {}
+        scope: Ctx | None = self
+        while scope is not None:
+            for name, value in scope.vars.items():
+                if name not in out:
+                    out[name] = value
+            scope = scope.parent
+        return out
+
     # -- Env protocol ------------------------------------------------------------------
     def lookup(self, name: str) -> Any:
         scope: Ctx | None = self

@@ -362,11 +362,19 @@ def f_abs(env: Any, v: int) -> int:
 
 
 def f_names(env: Any, obj: GameObject) -> list[str]:
-    """Every name a card answers to (its name plus any listed member names)."""
+    """Every name a card answers to: its name, then each of its `names` (a list, or the keys of a
+    strings_map field: each name with lists of its own), each once."""
     if obj is None:
         return []
     fields = env.game.cards[obj.card_id].fields
-    return [fields.get("name", "")] + list(fields.get("names", []) or [])
+    out = [fields.get("name", "")]
+    out.extend(n for n in fields.get("names", []) or [] if n not in out)
+    return out
+
+
+def f_keys(env: Any, m: Any) -> list[Any]:
+    """The keys of a mapping, in order (a strings_map field's strings); [] for anything else."""
+    return list(m) if isinstance(m, dict) else []
 
 
 def f_has_name(env: Any, obj: GameObject, name: str) -> bool:
@@ -389,22 +397,30 @@ def f_field(env: Any, obj: Any, name: str) -> Any:
 
 
 def field_values(env: Any, obj: GameObject, f: str) -> list[Any]:
-    """A card's values of a field as it is now: a list field's items, or a single value (none if unset)."""
-    return [v for v in _as_list(env.attr(obj, f)) if v is not None and v != ""]
+    """A card's values of a field as it is now: a list field's items, a strings_map field's strings
+    (its keys), or a single value (none if unset)."""
+    v = env.attr(obj, f)
+    if type(v) is dict:
+        v = list(v)
+    return [x for x in _as_list(v) if x is not None and x != ""]
 
 
-def f_distinct_count(env: Any, cards: Any, f: str) -> int:
+def f_distinct_count(env: Any, cards: Any, f: Any = None) -> int:
     """How many of the cards can each give a different value of field `f`: a card with several values
     (an attribute list) gives any one of them, a card with none gives nothing. With several values per
-    card this is a maximum bipartite matching of cards to values (networkx)."""
-    objs = [c for c in _as_list(cards) if isinstance(c, GameObject)]
-    values = [field_values(env, c, f) for c in objs]
+    card this is a maximum bipartite matching of cards to values (networkx). Without `f`, each item
+    of the list is one card's values already worked out (a list, or one value): `distinct_count(xs
+    select values_of(it))` counts values an expression gives rather than a field."""
+    if f is None:
+        values = [[x for x in _as_list(item) if x is not None and x != ""] for item in _as_list(cards)]
+    else:
+        values = [field_values(env, c, f) for c in _as_list(cards) if isinstance(c, GameObject)]
     if all(len(v) <= 1 for v in values):
         return len({v[0] for v in values if v})
     import networkx as nx
 
     g = nx.Graph()
-    left = [("card", i) for i in range(len(objs))]
+    left = [("card", i) for i in range(len(values))]
     g.add_nodes_from(left)
     g.add_edges_from((("card", i), ("value", v)) for i, vs in enumerate(values) for v in vs)
     matching = nx.bipartite.hopcroft_karp_matching(g, top_nodes=left)
@@ -557,7 +573,8 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("field", f_field, 2, 2, pass_env=True),
         FuncSpec("origin", f_origin, 1, 1, pass_env=True),
         FuncSpec("payable", f_payable, 2, 2, pass_env=True),
-        FuncSpec("distinct_count", f_distinct_count, 2, 2, pass_env=True),
+        FuncSpec("distinct_count", f_distinct_count, 1, 2, pass_env=True),
+        FuncSpec("keys", f_keys, 1, 1, pass_env=True),
         FuncSpec("covers", f_covers, 3, 4, pass_env=True),
     ]
 }

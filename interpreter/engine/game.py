@@ -995,12 +995,21 @@ class Game:
         eff = Effect(self.state.new_id(), kind, spec, ctx.you if ctx.you is not None else 0,
                      src.oid if isinstance(src, GameObject) else -1,
                      src.card_id if isinstance(src, GameObject) else "", self.state.tick(), duration,
-                     self.state.turn, locked, bindings=dict(ctx.vars))
+                     self.state.turn, locked, bindings=ctx.all_vars(), event=ctx.event)
         self.state.effects.append(eff)
         self.version += 1
         self.log("effect", f"a {kind.replace('_', ' ')} effect begins"
                  + (f" until {duration}" if duration else ""), ctx.rules)
         return eff
+
+    def effect_scope(self, eff: Effect, event: dict[str, Any] | None = None, rules: tuple[str, ...] = ()) -> Ctx:
+        """The scope an effect's expressions read whenever it applies, made of what its creator saw:
+        its master (`you`), its source (`this`; as last known once it has left its zone), the variables
+        of every scope around the step that created it, and its creator's event, unless the effect has
+        an event of its own (a delayed trigger's or a replacement's: `event` is then that one)."""
+        st = self.state
+        return Ctx(self, None, you=eff.master, this=st.objects.get(eff.source) or st.lki.get(eff.source),
+                   event=eff.event if event is None else event, rules=rules, vars=dict(eff.bindings))
 
     def end_durations(self, durations: set[str], ctx: Ctx) -> None:
         keep: list[Effect] = []

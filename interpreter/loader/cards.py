@@ -58,6 +58,9 @@ def card_schema(rb: Rulebook) -> dict[str, Any]:
             return {"type": "string"}
         if t == "strings":
             return {"type": "array", "items": {"type": "string"}}
+        if t == "strings_map":
+            strings = {"type": "array", "items": {"type": "string"}}
+            return {"anyOf": [{"type": "object", "additionalProperties": strings}, strings]}
         if t == "multiset":
             return {"type": "object", "propertyNames": {"enum": rb.enums.get(f.get("of") or "", [])},
                     "additionalProperties": {"type": "integer", "minimum": 0}}
@@ -109,6 +112,8 @@ def _check_field(rb: Rulebook, f: dict[str, Any], value: Any, loc: Loc, comp: Co
                 if v not in allowed:
                     comp.error(loc.at(i), f"'{v}' is not a {f['of']} (expected one of: {', '.join(allowed)})")
         return value
+    if t == "strings_map":
+        return _strings_map(f, value, loc, comp)
     if t == "multiset":
         allowed = rb.enums.get(f.get("of") or "", [])
         if not isinstance(value, dict):
@@ -132,6 +137,64 @@ def _check_field(rb: Rulebook, f: dict[str, Any], value: Any, loc: Loc, comp: Co
     return value
 
 
+
+
+def _strings_map(f: dict[str, Any], value: Any, loc: Loc, comp: Compiler) -> dict[str, list[str]]:
+    """A `strings_map` field: each string with a list of strings of its own (`{KEY: [V, ...]}`), or a
+    list of strings, each with none (`[KEY, ...]`)."""
+    if isinstance(value, list) and all(isinstance(k, str) for k in value):
+        return {k: [] for k in value}
+    if not isinstance(value, dict):
+        comp.error(loc, f"field '{f['id']}' expects a mapping of strings to lists of strings, "
+                        "e.g. {A: [x], B: [y]}, or a list of strings")
+        return {}
+    out: dict[str, list[str]] = {}
+    for k, vs in value.items():
+        vs = [] if vs is None else vs
+        if not isinstance(k, str) or not isinstance(vs, list) or not all(isinstance(v, str) for v in vs):
+            comp.error(loc.at(k), f"field '{f['id']}': '{k}' expects a list of strings, got {vs!r}")
+            continue
+        out[k] = list(vs)
+    return out
+
+
+def _filled_fields(allowed: dict[str, Any], fields: dict[str, Any], cid: str, loc: Loc,
+                   comp: Compiler) -> list[Diagnostic]:
+    """Fields a card leaves out that the rulebook fills from another (`default_from`, split at
+    `split`), then each `within` check: every string a `strings_map` field lists must be a value of
+    that other field on the card (a located error). A card with several keys and several values of
+    the `within` field that gives some key no list of its own is returned as a notice: each such key
+    is then read as having every value."""
+    for fid, f in allowed.items():
+        src = f.get("default_from")
+        if fid in fields or src is None or fields.get(src) in (None, ""):
+            continue
+        base = fields[src]
+        items = [x for x in (base if isinstance(base, list) else [base]) if isinstance(x, str)]
+        if f.get("split"):
+            items = [part.strip() for x in items for part in x.split(f["split"]) if part.strip()]
+        fields[fid] = {k: [] for k in items} if f.get("type") == "strings_map" else items
+    notices: list[Diagnostic] = []
+    for fid, f in allowed.items():
+        within = f.get("within")
+        value = fields.get(fid)
+        if within is None or not isinstance(value, dict):
+            continue
+        have = fields.get(within)
+        have_list = [x for x in (have if isinstance(have, list) else [have]) if x is not None]
+        for k, vs in value.items():
+            for v in vs:
+                if v not in have_list:
+                    comp.error(loc.at(fid, k), f"'{v}' is not one of card {cid}'s {within} "
+                                               f"({', '.join(map(str, have_list)) or 'none'})")
+        bare = [k for k, vs in value.items() if not vs]
+        if len(value) > 1 and len(have_list) > 1 and bare:
+            line, col = (loc.at(fid) if fid in fields else loc).pos()
+            notices.append(Diagnostic(loc.file, line, col, f"review: card {cid} has several {fid} and several "
+                                                           f"{within} but does not say which {within} "
+                                                           f"each of {', '.join(bare)} has: each is read as "
+                                                           f"having all of them"))
+    return notices
 
 
 def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler,
@@ -395,6 +458,7 @@ def _compile_cards(rb: Rulebook, data: dict[str, Any], path: Path, smap: Any, co
         for fid, f in allowed.items():
             if f.get("required") and fid not in raw:
                 comp.error(loc, f"{ctype} card '{cid}' is missing required field '{fid}'")
+        cards.notices.extend(_filled_fields(allowed, fields, cid, loc, comp))
         abilities = []
         for j, a in enumerate(raw.get("abilities", []) or []):
             if (i, j) in flagged:

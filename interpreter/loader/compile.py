@@ -21,6 +21,14 @@ from interpreter.verbs.registry import Step, VerbSpec, load_all
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
+CREATED_KEYS: dict[str, tuple[str, ...]] = {
+    "continuous": ("affects", "modify", "modify_player", "grant", "negate", "no_stack", "rules"),
+    "delayed_trigger": ("trigger", "do", "once", "when_idle", "rules"),
+    "replacement": ("event", "if", "instead", "change", "before", "after", "cost", "optional", "once", "rules"),
+}
+"""The keys each kind of created effect reads (timing/continuous.py, triggers.py, replacement.py):
+any other key of a created effect would be silently ignored, so the loader reports it."""
+
 
 @dataclass(frozen=True)
 class Loc:
@@ -80,6 +88,7 @@ class Compiler:
         self.node_refs: list[tuple[str, Loc]] = []
         """Jump / skip targets met before the turn structure exists, for graph.build.jump_targets."""
         self._current_template: str | None = None
+        self._eventless = False  # compiling the steps of an effect that has no event to read
         self.pending_grants: list[tuple[Any, Loc, list[Any]]] = []
         """Abilities met in `grant:` (raw, where, the list its compiled Grant goes into), compiled by
         loader/cards.py `compile_grants` once the rulebook's keywords are: like a printed ability."""
@@ -115,6 +124,10 @@ class Compiler:
             why = "it is nested too deeply" if isinstance(e, RecursionError) else str(e)
             self.diags.add(loc.file, line, col, f"in expression {_shown(src)}: {why}")
             return None
+        if self._eventless and "event" in c.names_used:
+            line, col = loc.pos()
+            self.diags.add(loc.file, line, col, f"in expression {_shown(src)}: a delayed trigger with 'when_idle' "
+                           "has no event to read; keep what it needs of the creating event in a variable (let)")
         for lit in _zone_literals(c):
             if lit not in self.known.zones and lit not in self.known.groups:
                 line, col = loc.pos()
@@ -228,7 +241,7 @@ class Compiler:
         if kind == "options":
             return self.options(value, loc)
         if kind == "spec":
-            return self.spec(value, loc)
+            return self.spec(value, loc, created=verb)
         raise AssertionError(f"verb {verb}: unknown argument kind {kind}")
 
     def options(self, value: Any, loc: Loc) -> list[dict[str, Any]]:
@@ -254,12 +267,45 @@ class Compiler:
                         "do": self.steps(opt.get("do", []), ol.at("do"))})
         return out
 
-    def spec(self, value: Any, loc: Loc) -> dict[str, Any]:
-        """Compile a continuous / delayed / replacement effect description."""
+    def spec(self, value: Any, loc: Loc, created: str | None = None) -> dict[str, Any]:
+        """Compile a continuous / delayed / replacement effect description: a continuous ability's
+        (any key), or the effect a step creates (`created`: the verb), which must use only the keys
+        that kind of effect reads, so that none of it is silently ignored."""
         if not isinstance(value, dict):
             self.error(loc, "expected a mapping")
             return {}
         out: dict[str, Any] = {}
+        eventless = self._eventless
+        # A delayed trigger waiting for nothing to remain has no event of its own: its steps cannot
+        # read one (the creating ability's event is kept through a variable, `let`), nor can a
+        # continuous effect they create. An effect with an event of its own reads that one.
+        self._eventless = (created == "delayed_trigger" and bool(value.get("when_idle"))) \
+            or (created == "continuous" and eventless)
+        try:
+            self._spec_keys(value, loc, out)
+        finally:
+            self._eventless = eventless
+        if created in CREATED_KEYS:
+            self._created(created, value, loc)
+        return out
+
+    def _created(self, verb: str, value: dict[str, Any], loc: Loc) -> None:
+        allowed = CREATED_KEYS[verb]
+        for key in value:
+            if key not in allowed:
+                self.error(loc.at(key), f"a {verb.replace('_', ' ')} effect does not use '{key}' "
+                                        f"(it reads: {', '.join(allowed)})", at_key=True)
+        if verb == "continuous" and "affects" not in value and any(k in value for k in ("modify", "negate")):
+            self.error(loc, "a continuous effect that changes cards needs 'affects' (the cards it changes)")
+        elif verb == "delayed_trigger":
+            trig = value.get("trigger")
+            if not value.get("when_idle") and not (isinstance(trig, dict) and "event" in trig):
+                self.error(loc.at("trigger") if "trigger" in value else loc,
+                           "a delayed trigger waits for an event: it needs 'trigger: {event: ID}' or 'when_idle'")
+        elif verb == "replacement" and "event" not in value:
+            self.error(loc, "a replacement effect needs 'event' (the event it replaces)")
+
+    def _spec_keys(self, value: dict[str, Any], loc: Loc, out: dict[str, Any]) -> None:
         for key, v in value.items():
             kl = loc.at(key)
             if key in ("affects", "if", "state"):
@@ -292,7 +338,6 @@ class Compiler:
                                "modify_player, grant, rules)", at_key=True)
         if "grant" in out and "affects" not in out:
             self.error(loc, "an effect that grants abilities needs 'affects' (the cards that get them)")
-        return out
 
     def grant(self, value: Any, loc: Loc) -> list[Any]:
         """The abilities an effect gives to the cards it affects: one ability written as a card writes

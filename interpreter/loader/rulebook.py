@@ -26,6 +26,7 @@ from interpreter.loader.sections import (
     LIST_SECTIONS,
     Merged,
     check_card_types,
+    check_field_links,
     check_timing_sections,
     check_zone_rules,
     compile_actions,
@@ -247,6 +248,7 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     zones = compile_zones(ids.zones, known, comp)
     arrival = check_zone_rules(m, known, comp)
     ability_zones = check_card_types(ids, comp)
+    check_field_links(m, ids, comp)
     keywords = compile_keywords(ids.keywords, known, comp, ids.groups)
     actions = compile_actions(ids.actions, comp)
     processes, redirect = compile_rule_processing(m, ids, bodies, comp)

@@ -312,6 +312,30 @@ def check_card_types(ids: Ids, comp: Compiler) -> dict[str, frozenset[str]]:
     return ability_zones
 
 
+def check_field_links(m: Merged, ids: Ids, comp: Compiler) -> None:
+    """Card fields that name another field (`default_from`, `within`) name one the cards have, and
+    only list fields take them (`split` goes with `default_from`)."""
+    located = [(f, loc.at("fields", i)) for _tid, (t, loc) in ids.types.items()
+               for i, f in enumerate(t.get("fields", []) or [])]
+    located += [(f, m.loc("common_fields", i)) for i, f in enumerate(m.data.get("common_fields", []) or [])]
+    for f, loc in located:
+        if not isinstance(f, dict):
+            continue
+        for key in ("default_from", "within"):
+            other = f.get(key)
+            if other is None:
+                continue
+            if other not in ids.field_types or other == f.get("id"):
+                comp.error(loc.at(key), f"'{key}' names no other card field: '{other}' "
+                                        f"(fields: {', '.join(sorted(ids.field_types))})")
+        if f.get("within") is not None and f.get("type") != "strings_map":
+            comp.error(loc.at("within"), "'within' is for a strings_map field (the strings its lists hold)")
+        if f.get("default_from") is not None and f.get("type") not in ("strings", "strings_map"):
+            comp.error(loc.at("default_from"), "'default_from' is for a strings or strings_map field")
+        if f.get("split") is not None and f.get("default_from") is None:
+            comp.error(loc.at("split"), "'split' splits the value 'default_from' takes: give 'default_from'")
+
+
 def compile_keywords(kw_raw: Raw, known: Known, comp: Compiler,
                      groups: dict[str, list[str]] | None = None) -> dict[str, dict[str, Any]]:
     groups = groups or {}

@@ -101,8 +101,7 @@ def _affected(game: Game, eff: Any) -> list[GameObject]:
     affects = spec.get("affects")
     if affects is None:
         return []
-    ctx = Ctx(game, None, you=eff.master, this=game.state.objects.get(eff.source), vars=dict(eff.bindings))
-    objs = affects(ctx)
+    objs = affects(game.effect_scope(eff))
     objs = [objs] if isinstance(objs, GameObject) else [o for o in (objs or []) if isinstance(o, GameObject)]
     if eff.locked is not None:
         objs = [o for o in objs if o.oid in eff.locked]

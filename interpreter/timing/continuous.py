@@ -187,7 +187,7 @@ class Continuous:
                         found.append((obj.timestamp, spec["grant"], _current(game, spec["affects"](ctx), None)))
             for eff in st.effects:
                 if eff.kind == "continuous" and eff.spec.get("grant"):
-                    ctx = Ctx(game, None, you=eff.master, this=st.objects.get(eff.source), vars=dict(eff.bindings))
+                    ctx = game.effect_scope(eff)
                     found.append((eff.timestamp, eff.spec["grant"],
                                   _current(game, eff.spec["affects"](ctx), eff.locked)))
         finally:
@@ -259,8 +259,7 @@ class Continuous:
                         out.append((obj.timestamp, ab.continuous, ctx, None, (obj.oid, ab.index)))
         for eff in game.state.effects:
             if eff.kind == "continuous":
-                ctx = Ctx(game, None, you=eff.master, this=game.state.objects.get(eff.source),
-                          vars=dict(eff.bindings))
+                ctx = game.effect_scope(eff)
                 out.append((eff.timestamp, eff.spec, ctx, set(eff.locked) if eff.locked is not None else None,
                             None))
         return out

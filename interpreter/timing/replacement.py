@@ -83,8 +83,7 @@ def _candidates(game: Game, event: dict[str, Any], applied: set[Any],
     for eff in game.state.effects:
         if eff.kind != "replacement" or eff.eid in applied or eff.spec.get("event") != event["type"]:
             continue
-        ectx = Ctx(game, None, you=eff.master, this=game.state.objects.get(eff.source), event=event,
-                   rules=eff.spec.get("rules", ()), vars=dict(eff.bindings))
+        ectx = game.effect_scope(eff, event, eff.spec.get("rules", ()))
         cond = eff.spec.get("if")
         if (cond is None or cond(ectx)) and _payable(game, eff.spec, ectx):
             cands.append((eff, ectx))

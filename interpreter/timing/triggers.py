@@ -229,8 +229,7 @@ class Triggers:
                 continue
             if not viewed:
                 event, viewed = self._moved_view(event)[0], True
-            ctx = Ctx(game, None, you=eff.master, this=st.objects.get(eff.source), event=event,
-                      vars=dict(eff.bindings))
+            ctx = game.effect_scope(eff, event)
             cond = trig.get("if")
             if cond is not None and not cond(ctx):
                 continue

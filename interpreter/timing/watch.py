@@ -18,7 +18,7 @@ FIELD_FUNCS = {"field", "printed", "covers"}  # read a field named by an argumen
 # Functions of their arguments only (and of which players are still in the game: a player leaving
 # clears what was kept).
 VALUE_FUNCS = {"other", "players", "opponents", "teammates", "players_from", "players_left", "zones_in", "min", "max",
-               "abs", "len", "count", "sum"}
+               "abs", "len", "count", "sum", "keys"}
 ALL = None
 
 

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 @verb("continuous", {"effect": "spec", "duration": "duration?", "lock": "bool?"})
 def v_continuous(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Create a continuous effect. With `lock` (the default), the cards it affects are fixed now,
-    so cards that later leave or arrive are not affected."""
+    so cards that later leave or arrive are not affected. Whenever it applies, its expressions read
+    what this step saw (`Game.effect_scope`): its event, `this`, `you` and every variable in scope."""
     spec = a["effect"]
     locked = None
     if a.get("lock", True) and "affects" in spec:
