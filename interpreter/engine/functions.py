@@ -514,6 +514,19 @@ def f_payable(env: Any, obj: Any, kind: str) -> bool:
                for ab in game.abilities_of(obj) if ab.kind == engine_kind)
 
 
+def f_can_move_to(env: Any, obj: Any, zone: Any, player: Any, kind: Any = None) -> bool:
+    """Whether a move of the card into `zone` of `player` (a move of `kind`, a `zone_rules.move_kinds`
+    id) would happen now: the card is still there, the zone is its owner's where the rulebook
+    locks zones to their owners, and no placement restriction refuses it. Choices offer only such
+    places, so that what they offer is never refused."""
+    if not isinstance(obj, GameObject):
+        return False
+    game: Game = env.game
+    if zone not in game.rb.zones:
+        return game.expr_fail(f"can_move_to: unknown zone {zone!r}")
+    return game.move_refusal(obj, zone, player, env, kind=kind) is None
+
+
 def f_origin(env: Any, obj: GameObject) -> int | None:
     """The physical card an object is: its first object id, the same across zone changes."""
     if not isinstance(obj, GameObject):
@@ -575,6 +588,7 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("payable", f_payable, 2, 2, pass_env=True),
         FuncSpec("distinct_count", f_distinct_count, 1, 2, pass_env=True),
         FuncSpec("keys", f_keys, 1, 1, pass_env=True),
+        FuncSpec("can_move_to", f_can_move_to, 3, 4, pass_env=True),
         FuncSpec("covers", f_covers, 3, 4, pass_env=True),
     ]
 }

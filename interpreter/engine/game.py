@@ -19,7 +19,15 @@ from interpreter.engine.determinize import redeal_hidden
 from interpreter.engine.errors import GameError, IllegalAnswer
 from interpreter.engine.functions import Multiset
 from interpreter.engine.log import LogEntry
-from interpreter.loader.model import GRANTED, Ability, CardDef, Rulebook, ability_label, engine_kind
+from interpreter.loader.model import (
+    GRANTED,
+    Ability,
+    CardDef,
+    PlacementRestriction,
+    Rulebook,
+    ability_label,
+    engine_kind,
+)
 from interpreter.state.objects import FACE, Effect, GameObject, GameState, remap
 from interpreter.timing import check_timing as ct
 from interpreter.timing import continuous as cont
@@ -141,6 +149,7 @@ class Game:
         self.after_leaving: tuple[dict[str, Any], Any] | None = rb.after_leaving
         # A move naming another player's zone does not happen (zone_rules.owner_locked).
         self.owner_locked = bool((rb.raw.get("zone_rules") or {}).get("owner_locked"))
+        self.zone_rules_cited: tuple[str, ...] = tuple((rb.raw.get("zone_rules") or {}).get("rules", ()) or ())
         printed_or_granted = [ab for c in cards.values() for ab in c.abilities] + [g.base for g in rb.grants]
         # Some card or grant has a continuous ability that replaces an event (timing/replacement.py).
         self.replacing_abilities = any(ab.kind == "continuous" and repl.replaces(ab.continuous)
@@ -724,11 +733,66 @@ class Game:
             keep = self._keeps[(a, b)] = any(a in zs and b in zs for zs in groups)
         return keep
 
+    def placement_refusal(self, obj: GameObject, zone: str, dest_player: int | None, ctx: Any,
+                          kind: str | None = None, leaving: tuple[GameObject, ...] = ()) -> PlacementRestriction | None:
+        """The first placement restriction (`zone_rules.placement_restrictions`) that refuses a move of
+        `obj` into `zone` of `dest_player`, a move of `kind`, while `leaving` leave at the same time;
+        None when none does."""
+        restrictions = self.rb.placement.get(zone)
+        if not restrictions:
+            return None
+        scope = Ctx(self, None, you=ctx.you, vars={"arriving": obj, "dest": zone, "dest_player": dest_player,
+                                                   "leaving": list(leaving)})
+        for r in restrictions:
+            if (r.kinds is None or kind in r.kinds) and r.cond(scope.with_it(obj)):
+                return r
+        return None
+
+    def move_refusal(self, obj: GameObject, zone: str, player: int | None, ctx: Any, *, kind: str | None = None,
+                     leaving: tuple[GameObject, ...] = (), named: bool = True,
+                     replacements: bool = False) -> tuple[str, tuple[str, ...]] | None:
+        """Why `obj` cannot move into `zone` (of `player`, a zone the move names when `named`) now, and
+        the rules that say so; None when it can. The card must still be there, the zone be its
+        owner's where `zone_rules.owner_locked` says so, and no placement restriction refuse it; with
+        `replacements`, a replacement effect that would take the move's place refuses it too (a swap
+        is judged so before either card moves)."""
+        if obj.oid not in self.state.objects:
+            return "it is no longer there", ()
+        if self.owner_locked and named and player is not None and player != obj.owner \
+                and not self.rb.zones[zone].shared:
+            return "a card goes only into its owner's zones", self.zone_rules_cited
+        dest_player = self.zone_player_for(obj, zone, player)
+        r = self.placement_refusal(obj, zone, dest_player, ctx, kind, leaving)
+        if r is not None:
+            return r.id, r.rules
+        if replacements and (self.state.effects or self.replacing_abilities):
+            event = {"type": "moved", "card": obj, "from": obj.zone, "to": zone, "from_player": obj.zone_player,
+                     "to_player": dest_player}
+            if repl.would_replace(self, event):
+                return "a replacement effect would replace its move", ()
+        return None
+
+    def log_refused(self, objs: list[GameObject], text: str, redacted: str, rules: tuple[str, ...]) -> None:
+        """Log a move that does not happen, hidden from the players who cannot see every card named."""
+        hidden = frozenset(p for p in range(self.state.num_players) if not all(self.can_see(o, p) for o in objs))
+        self.log("move", text, rules, hidden_from=hidden, redacted=redacted)
+
     def move_card(self, obj: GameObject, zone: str, player: int | None, ctx: Ctx, *, position: str = "top",
-                  states: dict[str, str] | None = None, mark: str | None = None, under: int | None = None) -> Gen:
-        """Move one card; returns the object in its new zone (None if the move was replaced)."""
+                  states: dict[str, str] | None = None, mark: str | None = None, under: int | None = None,
+                  kind: str | None = None, checked: bool = False) -> Gen:
+        """Move one card; returns the object in its new zone (None if the move was refused by a
+        placement restriction or replaced). `kind`: the kind of move, for the restrictions;
+        `checked`: the restrictions were already judged (a swap judges both moves first)."""
         st = self.state
         dest_player = self.zone_player_for(obj, zone, player)
+        if self.rb.placement and not checked:
+            refused = self.placement_refusal(obj, zone, dest_player, ctx, kind)
+            if refused is not None:
+                where = zone + (f" of P{dest_player + 1}" if dest_player is not None else "")
+                self.log_refused([obj], f"{self.describe(obj)} cannot move to {where}: it does not move ({refused.id})",
+                                 f"a card cannot move to {where}: it does not move ({refused.id})",
+                                 ctx.rules + refused.rules)
+                return None
         if self.state.effects or self.replacing_abilities:
             event = {"type": "moved", "card": obj, "from": obj.zone, "to": zone, "from_player": obj.zone_player,
                      "to_player": dest_player}

@@ -70,6 +70,7 @@ class Known:
     actions: set[str] = field(default_factory=set)
     keywords: set[str] = field(default_factory=set)
     fields: set[str] = field(default_factory=set)
+    move_kinds: set[str] = field(default_factory=set)  # zone_rules.move_kinds
     resolve_node: Callable[[str], str | None] | None = None
     """Set once the turn structure is built: effects compiled later (cards) check jump targets here."""
 
@@ -222,10 +223,10 @@ class Compiler:
                 self.error(loc, f"no node '{value}' in the turn structure")
             return value
         table = {"zone": k.zones, "event": k.events, "template": k.templates, "role": k.roles,
-                 "duration": k.durations, "state": set(k.states), "action": k.actions}
+                 "duration": k.durations, "state": set(k.states), "action": k.actions, "move_kind": k.move_kinds}
         if kind in table:
             if value not in table[kind]:
-                self.error(loc, f"unknown {kind} '{value}' (known: {', '.join(sorted(table[kind]))})")
+                self.error(loc, f"unknown {kind.replace('_', ' ')} '{value}' (known: {', '.join(sorted(table[kind]))})")
             return value
         if kind in ("zones", "durations", "actions"):
             base = kind[:-1]

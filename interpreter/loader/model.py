@@ -121,6 +121,18 @@ class Unchoosable:
     all_choices: bool
 
 
+@dataclass(frozen=True)
+class PlacementRestriction:
+    """Moves into some zones that do not happen (`zone_rules.placement_restrictions`): a move into
+    one of its zones, of one of `kinds` (None: any move), is refused when `cond` holds, read over
+    `it` (the card as it stands), `dest`, `dest_player`, `leaving` and `you`."""
+
+    id: str
+    rules: tuple[str, ...]
+    kinds: frozenset[str] | None
+    cond: Fn
+
+
 ENGINE_KINDS: Final = {"voluntarily": "activated", "on_trigger": "auto", "never": "continuous",
                        "in_response": "response"}
 """How a rulebook's ability kind is played (its `played`) -> the engine's kind of ability."""
@@ -252,6 +264,8 @@ class Rulebook:
     after_leaving: tuple[dict[str, Any], Any] | None = None
     designations: dict[str, Designation] = field(default_factory=dict)  # by the name they bind
     unchoosable: tuple[Unchoosable, ...] = ()  # `choosing.unchoosable`: candidates choices leave out
+    # `zone_rules.placement_restrictions` by the zone they guard, in the order written.
+    placement: dict[str, tuple[PlacementRestriction, ...]] = field(default_factory=dict)
     # Deck rules over several decks counted together (`deck_construction.max_copies` / `same_value`).
     same_card: SameCardLimit | None = None
     same_value: SameValueRule | None = None

@@ -21,6 +21,7 @@ from interpreter.loader.inferred import check_inferred
 from interpreter.loader.model import Rulebook
 from interpreter.loader.names import collect_names, positional_bindings
 from interpreter.loader.overlay import EDITS, Doc, apply_edits, read_docs
+from interpreter.loader.placement import compile_placement
 from interpreter.loader.schema import schema_names, validate
 from interpreter.loader.sections import (
     LIST_SECTIONS,
@@ -261,6 +262,7 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     card_text = _card_text(m, diags)
     designations = compile_designations(m, comp)
     unchoosable = compile_unchoosable(m, comp)
+    placement = compile_placement(m, ids, comp)
     leaving = fmt_head.get("after_leaving")
     after_leaving = (leaving, comp.expr(leaving["winners"], m.loc("format").at("after_leaving", "winners"))) \
         if leaving else None
@@ -288,6 +290,7 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     rb.after_leaving = after_leaving
     rb.designations = designations
     rb.unchoosable = unchoosable
+    rb.placement = placement
     rb.same_card, rb.same_value = same_card, same_value
     compile_grants(rb, comp)  # abilities the rulebook's own effects grant: compiled as a card's are
     diags.raise_if_any()

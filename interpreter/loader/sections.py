@@ -118,6 +118,9 @@ def index_ids(m: Merged, diags: Diagnostics) -> Ids:
     for f in d.get("common_fields", []):
         ids.field_types[f["id"]] = f
     known.fields = set(ids.field_types)
+    zr = d.get("zone_rules")
+    kinds = zr.get("move_kinds") if isinstance(zr, dict) else None
+    known.move_kinds = {str(k["id"]) for k in kinds or [] if isinstance(k, dict) and "id" in k}
     return ids
 
 
@@ -222,7 +225,8 @@ def compile_functions(fn_raw: Raw, bodies: dict[str, RulebookFunction], comp: Co
             if c is not None:
                 fn_calls[fid] = set(c.calls_used) & set(bodies)
                 free = set(c.names_used) - set(f.get("params", []) or []) - {"it"}
-                bodies[fid].pure = free <= (roles | {"turn"})
+                # can_move_to reads what placement restrictions read (variables, turn player...)
+                bodies[fid].pure = free <= (roles | {"turn"}) and "can_move_to" not in c.calls_used
     report_cycles(fn_calls, "function", lambda f: fn_raw[f][1], comp, list(fn_raw))
     changed = True
     while changed:  # a function calling an impure function is impure too

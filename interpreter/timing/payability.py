@@ -11,6 +11,8 @@ is worked out from the steps themselves, by a dry run that changes nothing:
   bound to one such cover;
 - a `move` or `set_state` needs its cards still in play, and a state change needs a card not
   already in that state (an action that would change nothing is not done, so it pays nothing);
+  a `move` needs its cards allowed into its zone (placement restrictions, `owner_locked`), and a
+  `swap` both its cards allowed into each other's places;
 - a template call is judged by the template's own `can` when it states one, else by its steps;
 - `let`, `if` and `cite` are followed; every other step is taken to be doable.
 
@@ -114,7 +116,20 @@ def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
             if verb == "set_state" and (a["state"] not in o.states or o.states[a["state"]] == a["value"]):
                 return False
         if verb == "move":
+            if not _may_enter(game, a, objs, ctx):
+                return False
             spent.update(o.oid for o in objs)
+        return True
+    if verb == "swap":
+        xs, ys = as_objects(a["a"](ctx)), as_objects(a["b"](ctx))
+        if len(xs) != 1 or len(ys) != 1 or xs[0].oid in spent or ys[0].oid in spent:
+            return False
+        x, y = xs[0], ys[0]
+        for card, other in ((x, y), (y, x)):
+            if game.move_refusal(card, other.zone, other.zone_player, ctx, kind=a.get("kind"), leaving=(other,),
+                                 replacements=True) is not None:
+                return False
+        spent.update((x.oid, y.oid))
         return True
     if verb == "call":
         tpl = game.rb.templates[a["template"]]
@@ -132,6 +147,17 @@ def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
     if verb == "cite":
         return _doable(game, a["do"], ctx.child(), spent)
     return True
+
+
+def _may_enter(game: Game, a: dict[str, Any], objs: list[GameObject], ctx: Ctx) -> bool:
+    """Whether a `move` step's cards may all enter its zone: none is kept out by a placement
+    restriction or, for a zone the step names of another player, by `zone_rules.owner_locked`."""
+    if not game.rb.placement and not game.owner_locked:
+        return True
+    zone = a["to"] if "to" in a else a["to_expr"](ctx)
+    named = "player" in a
+    player = a["player"](ctx) if named else ctx.you
+    return all(game.move_refusal(o, zone, player, ctx, kind=a.get("kind"), named=named) is None for o in objs)
 
 
 _CALL_DEPTH = 8  # templates calling templates: deeper than any rulebook nests them

@@ -132,6 +132,13 @@ def _take(game: Game, eff: Any, ectx: Ctx) -> Any:
     return True
 
 
+def would_replace(game: Game, event: dict[str, Any]) -> bool:
+    """Whether a replacement would take the place of this card move now (`instead`): one whose
+    condition holds and whose cost can be paid, an optional one too (its master may take it). Asked
+    without changing anything, before a swap moves either card."""
+    return bool(_candidates(game, event, set(), ("instead",)))
+
+
 def try_replace(game: Game, event: dict[str, Any], ctx: Ctx) -> Any:
     """A card move offered to the replacements that take its place (`instead`); returns whether one
     did."""

@@ -15,6 +15,8 @@ from interpreter.expr.nodes import Attr, Binary, Call, Compare, Literal, Name
 
 ZONE_FUNCS = {"cards", "cards_in", "cards_of", "top", "bottom"}  # read a zone: (zone, player(s), ...)
 FIELD_FUNCS = {"field", "printed", "covers"}  # read a field named by an argument
+# Read what the rulebook's placement restrictions read: any zone, field or variable.
+OPAQUE_FUNCS = {"can_move_to"}
 # Functions of their arguments only (and of which players are still in the game: a player leaving
 # clears what was kept).
 VALUE_FUNCS = {"other", "players", "opponents", "teammates", "players_from", "players_left", "zones_in", "min", "max",
@@ -40,6 +42,8 @@ def zone_keys_read(ast: Any, groups: Mapping[str, list[str]], bodies: Mapping[st
     for node in walk(ast):
         if not isinstance(node, Call):
             continue
+        if node.name in OPAQUE_FUNCS:
+            return ALL
         if node.name in ZONE_FUNCS:
             if len(node.args) < 2:
                 return ALL
@@ -87,7 +91,7 @@ def fields_read(ast: Any, bodies: Mapping[str, Any], seen: frozenset[str] = froz
         if isinstance(node, Attr):
             out.add(node.name)
         elif isinstance(node, Call):
-            if node.name in FIELD_FUNCS:
+            if node.name in FIELD_FUNCS or node.name in OPAQUE_FUNCS:
                 return ALL
             if node.name in bodies and node.name not in seen:
                 inner = fields_read(bodies[node.name], bodies, seen | {node.name})

@@ -31,11 +31,12 @@ def in_zones(game: Game, objs: list[GameObject]) -> list[GameObject]:
 
 @verb("move", {"cards": "expr", "to": "zone?", "to_expr": "expr?", "player": "expr?",
                "position": "enum:top|bottom?", "face": "enum:up|down?", "orientation": "str?",
-               "mark": "name?", "as": "name?", "shuffle": "bool?", "redirect": "bool?"})
+               "mark": "name?", "as": "name?", "shuffle": "bool?", "redirect": "bool?", "kind": "move_kind?"})
 def v_move(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Move cards to a zone, one at a time, each becoming a new object unless the rulebook keeps
-    identity between the two zones. Replacement effects run around each card; a move of several
-    cards is one simultaneous step, so interrupts (a refresh) wait until every card has moved."""
+    identity between the two zones. Replacement effects run around each card; a card that a
+    placement restriction (of moves of `kind` too) keeps out does not move. A move of several cards
+    is one simultaneous step, so interrupts (a refresh) wait until every card has moved."""
     objs = as_objects(a["cards"](ctx))
     if not objs:
         return
@@ -81,7 +82,7 @@ def _move_each(game: Game, a: dict[str, Any], objs: list[GameObject], zone: str,
                              f"(a card goes only into its owner's zones)", ctx.rules)
             continue
         new = yield from game.move_card(obj, dest, player, ctx, position=a.get("position", "top"),
-                                        states=states, mark=a.get("mark"))
+                                        states=states, mark=a.get("mark"), kind=a.get("kind"))
         if new is not None:
             moved.append(new)
         if game.state.over():
@@ -147,9 +148,13 @@ def v_stack_onto(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield from game.interrupts(ctx)
 
 
-@verb("swap", {"a": "expr", "b": "expr"})
+@verb("swap", {"a": "expr", "b": "expr", "kind": "move_kind?"})
 def v_swap(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Exchange the zones of two cards at once; if either cannot move, neither does."""
+    """Exchange the zones of two cards at once; if either cannot move, neither does. Both moves are
+    judged before either happens, each as if the other card had already left: a card gone, a zone
+    of a player who does not own the card (`owner_locked`), a placement restriction (of moves of
+    `kind` too) or a replacement effect that would take its move's place stops the whole swap.
+    Interrupts run once, after both have moved."""
     xs, ys = as_objects(a["a"](ctx)), as_objects(a["b"](ctx))
     if len(xs) != 1 or len(ys) != 1:
         return
@@ -157,8 +162,25 @@ def v_swap(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     xz, xp, yz, yp = x.zone, x.zone_player, y.zone, y.zone_player
     if xz == yz and xp == yp:
         return
-    yield from game.move_card(x, yz, yp, ctx)
-    yield from game.move_card(y, xz, xp, ctx)
+    kind = a.get("kind")
+    for card, zone, player, other in ((x, yz, yp, y), (y, xz, xp, x)):
+        refusal = game.move_refusal(card, zone, player, ctx, kind=kind, leaving=(other,), replacements=True)
+        if refusal is not None:
+            why, rules = refusal
+            where = zone + (f" of P{player + 1}" if player is not None else "")
+            game.log_refused([x, y], f"{game.describe(x)} and {game.describe(y)} are not swapped: "
+                                     f"{game.describe(card)} cannot move to {where} ({why})",
+                             f"two cards are not swapped: one cannot move to {where} ({why})", ctx.rules + rules)
+            return
+    yield from game.simultaneously(_both(game, ((x, yz, yp), (y, xz, xp)), kind, ctx), ctx)
+
+
+def _both(game: Game, moves: tuple[tuple[GameObject, str, int | None], ...], kind: str | None, ctx: Ctx) -> Gen:
+    """The two moves of a swap, already judged, as one step."""
+    for card, zone, player in moves:
+        yield from game.move_card(card, zone, player, ctx, kind=kind, checked=True)
+        if game.state.over():
+            return
 
 
 @verb("reveal", {"cards": "expr"})
