@@ -82,7 +82,7 @@ def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     from interpreter.engine.decisions import Decision, Option
     from interpreter.loader.model import ability_label
     from interpreter.state.objects import GameObject
-    from interpreter.timing.abilities import run_effect
+    from interpreter.timing.abilities import pay_cost, run_effect
     from interpreter.timing.payability import can_pay
 
     card = a["card"](ctx)
@@ -108,5 +108,5 @@ def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
             continue
         game.log("resolve", f"{game.describe(obj)}: {ability_label(ab)} resolves", ab.rules)
         if ab.cost:
-            yield from game.run(ab.cost, actx)
+            yield from pay_cost(game, ab.cost, actx)
         yield from run_effect(game, ab, actx)
