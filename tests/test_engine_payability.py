@@ -147,3 +147,31 @@ def test_a_choice_inside_a_called_template_is_judged_like_the_effects_own(tmp_pa
     g = game_of(env, {"P1": {"field": ["U-GRAB-ACTION"], "discard": ["U-PLAIN"] * in_discard}})
     g.stop_at = "two"
     assert uses(g, "U-GRAB-ACTION")
+
+
+def _usable(g, card_id, kind):
+    from interpreter.expr import compile_expr
+
+    rb, _ = toy_env()
+    obj = next(o for o in g.state.objects.values() if o.card_id == card_id)
+    return compile_expr(f"usable(c, '{kind}')", names=rb.names | {"c"}, functions=rb.functions)(
+        Ctx(g, None, you=0, vars={"c": obj}))
+
+
+def test_usable_is_what_play_timing_would_offer():
+    """`usable(card, kind)`: an ability of that kind could be played now: its cost can be paid, its
+    card's abilities work (not negated), as play timing checks before offering it."""
+    g = toy_game({"P1": {"field": ["U-TWO-COST"], "hand": ["U-PLAIN"]}}, stop="two")
+    g.advance()
+    assert _usable(g, "U-TWO-COST", "quick") is False  # a cost of two hand cards, one in hand
+    g = toy_game({"P1": {"field": ["U-TWO-COST"], "hand": ["U-PLAIN", "U-DASH"]}}, stop="two")
+    g.advance()
+    assert _usable(g, "U-TWO-COST", "quick") is True and _usable(g, "U-TWO-COST", "reflex") is False
+    assert _usable(g, "U-PLAIN", "quick") is False  # no such ability at all
+    g = toy_game({"P1": {"field": ["U-HUSH", "U-PINGED-QUICK"]}}, stop="three")
+    g.advance()
+    assert _usable(g, "U-PINGED-QUICK", "quick") is True
+    play(g, [next(o.id for o in g.advance().options if o.id.startswith("use:") and "Hush" in o.label)])
+    g.advance()
+    assert _usable(g, "U-PINGED-QUICK", "quick") is False  # negated: no longer offered either
+    assert not any("Pinged" in o.label for o in g.advance().options)

@@ -44,7 +44,7 @@ GLOBAL_NAMES = frozenset(POSITIONAL)
 class Ctx:
     """A scope for running effect steps and evaluating expressions."""
 
-    __slots__ = ("game", "vars", "parent", "you", "this", "event", "rules", "ability", "node", "attr")
+    __slots__ = ("game", "vars", "parent", "you", "this", "event", "rules", "ability", "node", "attr", "paying")
     game: Game
     vars: dict[str, Any]
     parent: Ctx | None
@@ -55,6 +55,7 @@ class Ctx:
     ability: Any
     node: Any
     attr: Any
+    paying: bool  # a cost is being paid in this scope (timing/abilities.pay_cost): see v_replaceable
 
     def __init__(self, game: Game, parent: Ctx | None = None, *, you: int | None = None, this: Any = None,
                  event: dict[str, Any] | None = None, rules: tuple[str, ...] = (),
@@ -69,6 +70,7 @@ class Ctx:
         self.rules = rules or (parent.rules if parent else ())
         self.ability = ability if ability is not None or parent is None else parent.ability
         self.node = node if node is not None or parent is None else parent.node
+        self.paying = parent.paying if parent is not None else False
 
     def child(self, *, vars: dict[str, Any] | None = None, rules: tuple[str, ...] = (), you: int | None = None) -> Ctx:
         """A nested scope (template parameters, bindings, a rule's citation); everything else is inherited."""
@@ -161,6 +163,10 @@ class ItCtx:
     @property
     def ability(self) -> Any:
         return self.base.ability
+
+    @property
+    def paying(self) -> bool:
+        return self.base.paying
 
     @property
     def vars(self) -> dict[str, Any]:

@@ -527,6 +527,26 @@ def f_can_move_to(env: Any, obj: Any, zone: Any, player: Any, kind: Any = None) 
     return game.move_refusal(obj, zone, player, env, kind=kind) is None
 
 
+def f_usable(env: Any, obj: Any, kind: str) -> bool:
+    """Whether the card has an ability of this kind its controller could play now, as play timing
+    would offer it: the card's abilities work where it is (not negated, not face down), the
+    ability's conditions hold, its use limits are not reached, its whole cost can be paid and its
+    choices allow it. For a rule that lets a card be played whether or not its ability can then be
+    used (the play and the ability being separate)."""
+    if not isinstance(obj, GameObject):
+        return False
+    from interpreter.engine.context import Ctx
+    from interpreter.timing.abilities import ability_objects, gate_ok, limit_ok, playable
+
+    game: Game = env.game
+    if obj.oid not in game.state.objects or all(o.oid != obj.oid for o in ability_objects(game, None)):
+        return False
+    engine_kind = game.kind_of.get(kind, kind)
+    return any(playable(game, ab, Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules, ability=ab))
+               for ab in game.abilities_of(obj)
+               if ab.kind == engine_kind and gate_ok(obj, ab, game) and limit_ok(game, obj, ab))
+
+
 def f_origin(env: Any, obj: GameObject) -> int | None:
     """The physical card an object is: its first object id, the same across zone changes."""
     if not isinstance(obj, GameObject):
@@ -589,6 +609,7 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("distinct_count", f_distinct_count, 1, 2, pass_env=True),
         FuncSpec("keys", f_keys, 1, 1, pass_env=True),
         FuncSpec("can_move_to", f_can_move_to, 3, 4, pass_env=True),
+        FuncSpec("usable", f_usable, 2, 2, pass_env=True),
         FuncSpec("covers", f_covers, 3, 4, pass_env=True),
     ]
 }

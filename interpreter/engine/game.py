@@ -48,7 +48,7 @@ def _copy_ctx(game: Game, ctx: Ctx, objects: dict[int, GameObject], done: dict[i
         parent = _copy_ctx(game, ctx.parent, objects, done) if ctx.parent is not None else None
         out = done[id(ctx)] = Ctx(game, parent, vars=remap(ctx.vars, objects), rules=ctx.rules)
         out.you, out.this, out.event = ctx.you, remap(ctx.this, objects), remap(ctx.event, objects)
-        out.ability, out.node = ctx.ability, ctx.node
+        out.ability, out.node, out.paying = ctx.ability, ctx.node, ctx.paying
     return out
 
 

@@ -203,6 +203,18 @@ def playable(game: Game, ab: Ability, ctx: Ctx) -> bool:
     return can_pay(game, ab.cost, ctx) and choices_allow_play(game, ab.effect, ctx)
 
 
+def pay_cost(game: Game, steps: tuple[Any, ...], ctx: Ctx) -> Any:
+    """Pay a cost: its steps run with `ctx.paying` set, so that a replaceable event of it that can
+    happen only through a replacement (the cost payable that way, interpreter/timing/payability.py)
+    is replaced without asking: the player chose to pay, and that is the only way."""
+    was = ctx.paying
+    ctx.paying = True
+    try:
+        yield from game.run(steps, ctx)
+    finally:
+        ctx.paying = was
+
+
 def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
     st = game.state
     st.pending.remove(pend)
@@ -239,7 +251,7 @@ def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
                                 f"{'the cost' if ab.cost else 'to play it'}", ab.rules)
             return
     if ab.cost:
-        yield from game.run(ab.cost, actx)
+        yield from pay_cost(game, ab.cost, actx)
     if isinstance(src, GameObject):
         count_use(game, src, ab)
     if game.responses_possible and (yield from _answered(game, src, ab, pend.master, actx)):
@@ -255,7 +267,7 @@ def activate(game: Game, obj: GameObject, ab: Ability, player: int, ctx: Ctx) ->
     """Play an activated ability: pay its cost, then resolve it (it resolves even if its card left)."""
     actx = Ctx(game, None, you=player, this=obj, rules=ab.rules, ability=ab)
     game.log("activate", f"P{player + 1} plays {ability_label(ab)} of {game.describe(obj)}", ab.rules)
-    yield from game.run(ab.cost, actx)
+    yield from pay_cost(game, ab.cost, actx)
     count_use(game, obj, ab)  # used even if then negated
     if game.responses_possible and (yield from _answered(game, obj, ab, player, actx)):
         return

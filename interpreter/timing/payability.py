@@ -14,6 +14,10 @@ is worked out from the steps themselves, by a dry run that changes nothing:
   a `move` needs its cards allowed into its zone (placement restrictions, `owner_locked`), and a
   `swap` both its cards allowed into each other's places;
 - a template call is judged by the template's own `can` when it states one, else by its steps;
+- a `replaceable` event is doable when its `do` is, or when a replacement effect that would apply
+  to it can be carried out in its place (its `instead` steps, or its `change` made to the event):
+  an optional action that cannot be done is done by doing what a replacement of it would do
+  (a rule some games have), and the payment then takes that replacement (abilities.pay_cost);
 - `let`, `if` and `cite` are followed; every other step is taken to be doable.
 
 A step whose values depend on what is only known while paying (it cannot be evaluated now) is
@@ -137,6 +141,18 @@ def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
         if tpl.can is not None:
             return bool(tpl.can(inner))
         return _doable(game, tpl.steps, inner, spent)
+    if verb == "replaceable":
+        event = event_of(a, ctx)
+        trial = set(spent)
+        ok = event_happens(game, a, event, ctx, trial)
+        for eff, ectx in [] if ok else _replacements(game, event):
+            trial = set(spent)
+            if replacement_doable(game, a, event, eff.spec, ectx, ctx, trial):
+                ok = True
+                break
+        if ok:
+            spent |= trial
+        return ok
     if verb == "let":
         for k, f in a.items():
             ctx.vars[k] = f(ctx)
@@ -158,6 +174,48 @@ def _may_enter(game: Game, a: dict[str, Any], objs: list[GameObject], ctx: Ctx) 
     named = "player" in a
     player = a["player"](ctx) if named else ctx.you
     return all(game.move_refusal(o, zone, player, ctx, kind=a.get("kind"), named=named) is None for o in objs)
+
+
+def event_of(a: dict[str, Any], ctx: Ctx) -> dict[str, Any]:
+    """The event a `replaceable` step (its arguments `a`) is about to raise, its fields as they are now."""
+    event: dict[str, Any] = {"type": a["event"]}
+    for k, f in (a.get("fields") or {}).items():
+        event[k] = f(ctx)
+    return event
+
+
+def event_happens(game: Game, a: dict[str, Any], event: dict[str, Any], ctx: Ctx,
+                  spent: set[int] | None = None) -> bool:
+    """Whether a `replaceable` step's `do` can be carried out for this event now (its `as` bound)."""
+    name = a.get("as")
+    inner = ctx.child(vars={name: event} if name else None)
+    return _doable(game, a.get("do", ()), inner, set() if spent is None else spent)
+
+
+def replacement_doable(game: Game, a: dict[str, Any], event: dict[str, Any], spec: dict[str, Any], ectx: Ctx,
+                       ctx: Ctx, spent: set[int] | None = None) -> bool:
+    """Whether a replacement of a `replaceable` step's event could be carried out now: its `before`
+    steps, then its `instead` steps, or the event with its `change` made."""
+    spent = set() if spent is None else spent
+    if not _doable(game, spec.get("before", ()), ectx.child(), spent):
+        return False
+    if "instead" in spec:
+        return _doable(game, spec["instead"], ectx.child(), spent)
+    try:
+        changed = dict(event)
+        changed.update({k: f(ectx) for k, f in (spec.get("change") or {}).items()})
+    except Exception:  # noqa: BLE001 - a value only known while it happens: judged then
+        return True
+    return event_happens(game, a, changed, ctx, spent)
+
+
+def _replacements(game: Game, event: dict[str, Any]) -> list[tuple[Any, Ctx]]:
+    """The replacement effects that would apply to an event now (none without any effect)."""
+    if not (game.state.effects or game.replacing_abilities):
+        return []
+    from interpreter.timing.replacement import candidates
+
+    return candidates(game, event)
 
 
 _CALL_DEPTH = 8  # templates calling templates: deeper than any rulebook nests them

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, Final
 from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
 from interpreter.state.objects import GameObject
-from interpreter.timing.abilities import ability_objects, count_use, gate_ok, limit_ok
-from interpreter.timing.payability import can_pay
+from interpreter.timing.abilities import ability_objects, count_use, gate_ok, limit_ok, pay_cost
+from interpreter.timing.payability import can_pay, event_happens, replacement_doable
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -92,6 +92,11 @@ def _candidates(game: Game, event: dict[str, Any], applied: set[Any],
     return cands
 
 
+def candidates(game: Game, event: dict[str, Any]) -> list[tuple[Any, Ctx]]:
+    """Every replacement effect that would apply to this event now (each with its context)."""
+    return _candidates(game, event, set())
+
+
 def _chooser(event: dict[str, Any], cands: list[tuple[Any, Ctx]]) -> int:
     card = event.get("card")
     if isinstance(card, GameObject):
@@ -113,16 +118,16 @@ def _pick(game: Game, event: dict[str, Any], cands: list[tuple[Any, Ctx]], ctx: 
     return picked
 
 
-def _take(game: Game, eff: Any, ectx: Ctx) -> Any:
-    """Ask an optional replacement's master, pay its cost and count its use; returns whether it is
-    taken."""
+def _take(game: Game, eff: Any, ectx: Ctx, ask: bool = True) -> Any:
+    """Ask an optional replacement's master (unless `ask` is off: it is the only way), pay its cost
+    and count its use; returns whether it is taken."""
     spec = eff.spec
-    if spec.get("optional"):
+    if spec.get("optional") and ask:
         yes = yield from game.ask_yes_no(eff.master, "apply_replacement", ectx)
         if not yes:
             return False
     if spec.get("cost"):
-        yield from game.run(spec["cost"], ectx)
+        yield from pay_cost(game, spec["cost"], ectx)
     if isinstance(eff, _Printed):
         count_use(game, eff.obj, eff.ab)
     else:
@@ -156,20 +161,27 @@ def try_replace(game: Game, event: dict[str, Any], ctx: Ctx) -> Any:
     return True
 
 
-def offer(game: Game, event: dict[str, Any], ctx: Ctx) -> Any:
+def offer(game: Game, event: dict[str, Any], ctx: Ctx, step: dict[str, Any] | None = None) -> Any:
     """An event about to happen, offered to every replacement that applies to it, one at a time in
     the affected player's order, each at most once. Returns (whether it was replaced by `instead`,
     the `after` steps to run once it has happened, each with its context); `event` holds the values
-    it happens with."""
+    it happens with. `step` (the arguments of the `replaceable` step raising it, given while a cost
+    is paid) says the event must happen: while its own steps cannot be carried out, only the
+    replacements that can carry it out are offered, and an optional one is taken without asking
+    (the cost was payable that way, interpreter/timing/payability.py)."""
     applied = event.setdefault("_applied", set())
     afters: list[tuple[Any, Ctx]] = []
     while not game.state.halted():
         cands = _candidates(game, event, applied)
+        needed = step is not None and bool(cands) and not event_happens(game, step, event, ctx)
+        if needed:
+            assert step is not None
+            cands = [(e, c) for e, c in cands if replacement_doable(game, step, event, e.spec, c, ctx)]
         if not cands:
             break
         eff, ectx = yield from _pick(game, event, cands, ctx)
         applied.add(eff.eid)
-        if not (yield from _take(game, eff, ectx)):
+        if not (yield from _take(game, eff, ectx, ask=not needed)):
             continue
         spec = eff.spec
         yield from game.run(spec.get("before", ()), ectx)

@@ -21,7 +21,15 @@ from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
 from interpreter.loader.model import Ability, ability_label
 from interpreter.state.objects import GameObject
-from interpreter.timing.abilities import ability_objects, conditions_hold, count_use, gate_ok, limit_ok, run_effect
+from interpreter.timing.abilities import (
+    ability_objects,
+    conditions_hold,
+    count_use,
+    gate_ok,
+    limit_ok,
+    pay_cost,
+    run_effect,
+)
 from interpreter.timing.payability import can_pay
 
 if TYPE_CHECKING:
@@ -108,7 +116,7 @@ def window(game: Game, item: dict[str, Any], ctx: Ctx) -> Any:
             actx = Ctx(game, None, you=p, this=obj, rules=ab.rules, ability=ab, vars={"target": target})
             game.log("respond", f"P{p + 1} presents {ability_label(ab)} of {game.describe(obj)} against "
                                 f"{_label(game, target)}", ab.rules)
-            yield from game.run(ab.cost, actx)
+            yield from pay_cost(game, ab.cost, actx)
             count_use(game, obj, ab)
             stack.append((playing("response", obj, p, ab), obj, ab, target, p))
             presented = True

@@ -49,7 +49,9 @@ def v_replaceable(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """An event (a rulebook-declared event with these fields) about to happen, offered first to the
     replacement effects that apply to it (timing/replacement.py): each may replace it (`instead`),
     change its values (`change`) or add steps before or after it. Unless it was replaced, `as` names
-    the event as it happens and `do` carries it out; then the replacements' `after` steps run."""
+    the event as it happens and `do` carries it out; then the replacements' `after` steps run. In a
+    cost being paid, an event that cannot happen by itself is carried out by a replacement that can
+    (the cost was payable only so)."""
     from interpreter.timing.replacement import offer
 
     event: dict[str, Any] = {"type": a["event"]}
@@ -57,7 +59,7 @@ def v_replaceable(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         event[k] = f(ctx)
     afters: list[Any] = []
     if game.state.effects or game.replacing_abilities:
-        replaced, afters = yield from offer(game, event, ctx)
+        replaced, afters = yield from offer(game, event, ctx, a if ctx.paying else None)
         if replaced:
             return
         event.pop("_applied", None)

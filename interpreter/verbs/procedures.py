@@ -86,7 +86,7 @@ def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     trigger names the event and holds over it (see `_on_event`)."""
     from interpreter.engine.decisions import Decision, Option
     from interpreter.loader.model import ability_label
-    from interpreter.timing.abilities import run_effect
+    from interpreter.timing.abilities import pay_cost, run_effect
     from interpreter.timing.payability import can_pay
 
     if "event" in a:
@@ -117,7 +117,7 @@ def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
             continue
         game.log("resolve", f"{game.describe(obj)}: {ability_label(ab)} resolves", ab.rules)
         if ab.cost:
-            yield from game.run(ab.cost, actx)
+            yield from pay_cost(game, ab.cost, actx)
         yield from run_effect(game, ab, actx)
 
 
@@ -180,6 +180,6 @@ def _on_event(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
                 continue
         game.log("resolve", f"{name} resolves", ab.rules)
         if ab.cost:
-            yield from game.run(ab.cost, actx)
+            yield from pay_cost(game, ab.cost, actx)
         count_use(game, obj, ab)
         yield from run_effect(game, ab, actx)
