@@ -131,7 +131,7 @@ def _on_event(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     cost cannot be paid by then is skipped, an optional one is asked, and a use is counted."""
     from interpreter.engine.decisions import Decision, Option
     from interpreter.loader.model import ability_label
-    from interpreter.timing.abilities import ability_objects, count_use, gate_ok, limit_ok, run_effect
+    from interpreter.timing.abilities import ability_objects, count_use, gate_ok, limit_ok, pay_cost, run_effect
     from interpreter.timing.payability import can_pay
 
     st = game.state
