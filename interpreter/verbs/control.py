@@ -63,8 +63,11 @@ def _outcome(game: Game, players: list[int], kind: str, etype: str, ctx: Ctx) ->
     if etype in game.rb.events and (game.state.effects or game.replacing_abilities):
         from interpreter.timing.replacement import offer
 
-        kept = []
+        kept: list[int] = []
         for p in players:
+            if p in game.state.left:
+                kept.append(p)  # gone already: nothing of theirs is processed (finalising skips them)
+                continue
             event: dict[str, Any] = {"type": etype, "player": p}
             replaced, after = yield from offer(game, event, ctx)
             afters.extend(after)
