@@ -35,7 +35,8 @@ MIN_CASES = 45
 CATEGORIES = {
     "yaml_syntax", "yaml_tag", "duplicate_key", "alias", "alias_bomb", "deep_nesting", "huge_number", "empty_file",
     "encoding", "file", "wrong_type", "unknown_key", "rule_number", "unknown_verb", "unknown_zone",
-    "unknown_field", "unknown_template", "unknown_keyword", "unknown_event", "unknown_name", "reserved_name",
+    "unknown_field", "unknown_template", "unknown_keyword", "unknown_event", "event_never_raised", "unknown_name",
+    "reserved_name",
     "expression", "unreachable_phase", "bad_transition", "recursive_template", "duplicate_id",
     "card", "deck_construction", "deck", "scenario",
 }

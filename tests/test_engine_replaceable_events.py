@@ -19,6 +19,24 @@ KEYWORDS = ('  - {id: from_discard, rules: ["4"], kind: active_zones, zones: [di
             '  - {id: once_a_turn, rules: ["4"], kind: limit, uses_per_turn: 1}\n'
             '  - {id: once_a_game, rules: ["4"], kind: limit, uses_per_game: 1}')
 
+# The game action that raises the event hit: 10 to each of its player's units, each offered to the
+# replacements first (a rulebook raises the events it declares).
+STRIKE = """templates:
+  - id: strike
+    rules: ["5"]
+    do:
+      - for_each:
+          in: "cards('field', you)"
+          as: u
+          do:
+            - replaceable:
+                event: hit
+                fields: {card: "u", amount: 10}
+                as: h
+                do:
+                  - set_var: {name: hits, value: "as_list(hits) + [h.amount]"}
+"""
+
 CARDS = """game: toy
 cards:
   - id: T-STRIKE
@@ -29,16 +47,7 @@ cards:
       - kind: quick
         keywords: [in_hand]
         effect:
-          - for_each:
-              in: "cards('field', you)"
-              as: u
-              do:
-                - replaceable:
-                    event: hit
-                    fields: {card: "u", amount: 10}
-                    as: h
-                    do:
-                      - set_var: {name: hits, value: "as_list(hits) + [h.amount]"}
+          - call: {template: strike}
   - id: T-ARMOR
     type: unit
     name: Armor
@@ -109,7 +118,7 @@ cards:
 
 
 def _game(tmp_path: Path, zones: dict[str, Any]) -> Any:
-    env = toy_variant(tmp_path, replace=(EVENTS, KEYWORDS), cards=CARDS)
+    env = toy_variant(tmp_path, replace=(EVENTS, KEYWORDS), append=STRIKE, cards=CARDS)
     return game_of(env, zones)
 
 

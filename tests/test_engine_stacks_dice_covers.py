@@ -36,6 +36,15 @@ EDITS = (
                                  "  - {id: on_board, rules:"),
 )
 
+# The rulebook's action of putting a card on a stack, which raises the event stacked.
+TEMPLATES = """templates:
+  - id: stack_on
+    rules: ["5"]
+    params: {card: null, onto: null}
+    do:
+      - stack_onto: {card: "card", onto: "onto", event: stacked}
+"""
+
 CARDS = """game: toy
 cards:
   - id: S-BASE
@@ -59,7 +68,7 @@ cards:
       - kind: quick
         keywords: [in_hand]
         effect:
-          - stack_onto: {card: this, onto: "cards('field', you) where it.name == 'Base'", event: stacked}
+          - call: {template: stack_on, card: this, onto: "cards('field', you) where it.name == 'Base'"}
   - id: S-WATCH
     type: unit
     name: Watch
@@ -175,7 +184,7 @@ cards:
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
-    return toy_variant(tmp_path_factory.mktemp("stacks"), replace=EDITS, cards=CARDS)
+    return toy_variant(tmp_path_factory.mktemp("stacks"), replace=EDITS, append=TEMPLATES, cards=CARDS)
 
 
 def obj(g, card_id, zone=None):

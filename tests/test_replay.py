@@ -74,8 +74,7 @@ def test_tampered_hash_is_refused(recorded, tmp_path):
 
 def test_changed_rulebook_refused_then_divergence_reported(recorded, tmp_path, monkeypatch):
     path, _ = recorded
-    parent = rulebook_copy(tmp_path, "- call: {template: draw, n: 6,", "- call: {template: draw, n: 5,",
-                           "setup.yaml")
+    parent = rulebook_copy(tmp_path, "top('main_deck', p, 6)", "top('main_deck', p, 5)", "setup.yaml")
     monkeypatch.setenv("SOGO_RULEBOOKS", str(parent))
     code, _, err = run("replay", str(path))
     assert code == 1 and "refused" in err and "changed: rulebook" in err

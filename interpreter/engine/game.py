@@ -17,6 +17,7 @@ from interpreter.engine.context import POSITIONAL, Ctx
 from interpreter.engine.decisions import Decision, Option, check_answer
 from interpreter.engine.determinize import redeal_hidden
 from interpreter.engine.errors import GameError, IllegalAnswer
+from interpreter.engine.events import ENGINE_EVENTS, GAME_LOST, MOVED, STATE_CHANGED
 from interpreter.engine.functions import Multiset
 from interpreter.engine.log import LogEntry
 from interpreter.loader.model import (
@@ -97,7 +98,7 @@ def _read_slot(obj: GameObject, kind: int) -> Any:
     return obj.entered_turn
 
 
-_MOVED: Final[dict[str, Any]] = {"type": "moved", "card": None, "old": None, "new": None, "from": None,
+_MOVED: Final[dict[str, Any]] = {"type": MOVED, "card": None, "old": None, "new": None, "from": None,
                                  "to": None, "from_player": None, "to_player": None}
 """The shape of a card's move event. Each move copies it and fills it in: a dict built key by key
 grows past its first size at the sixth key, and a copy of a dict of the same keys does not."""
@@ -136,6 +137,9 @@ class Game:
         # Zones where a face-down card's master may look at it (a zone's `face_down_seen_by_master`).
         self._seen_face_down = frozenset(z.id for z in rb.zones.values() if z.raw.get("face_down_seen_by_master"))
         self.grants_possible = bool(rb.grants)  # some effect of the rulebook or its cards grants abilities
+        # Events not written to the log: the engine's own and those the rulebook marks `log: false`
+        # (each repeats what the log already says: a move, a shuffle).
+        self.unlogged = frozenset(ENGINE_EVENTS) | {e for e, spec in rb.events.items() if spec.get("log") is False}
         # Teams of seats (a format's `teams`, 1-based in the data): teammates win together, and with
         # `lose_together` a player leaving makes the team lose.
         teams_spec = (rb.format or {}).get("teams") or {}
@@ -794,7 +798,7 @@ class Game:
                                  ctx.rules + refused.rules)
                 return None
         if self.state.effects or self.replacing_abilities:
-            event = {"type": "moved", "card": obj, "from": obj.zone, "to": zone, "from_player": obj.zone_player,
+            event = {"type": MOVED, "card": obj, "from": obj.zone, "to": zone, "from_player": obj.zone_player,
                      "to_player": dest_player}
             replaced = yield from repl.try_replace(self, event, ctx)
             if replaced:
@@ -959,13 +963,13 @@ class Game:
             self.continuous.observe()
         if self.logging:
             self.log("state", f"{self.describe(obj)} becomes {value}", ctx.rules)
-        self.emit({"type": "state_changed", "card": obj, "state": state, "value": value}, ctx)
+        self.emit({"type": STATE_CHANGED, "card": obj, "state": state, "value": value}, ctx)
 
     def emit(self, event: dict[str, Any], ctx: Ctx, *, once_per_turn: bool = False,
              only_player: int | None = None, departed: list[GameObject] | None = None,
              once_scope: Any = None) -> None:
         """Raise an event; `departed`: cards that left where their abilities work and still see it."""
-        if self.logging and event["type"] not in ("moved", "state_changed"):
+        if self.logging and event["type"] not in self.unlogged:
             extra = {k: v for k, v in event.items() if k != "type"}
             self.log("event", f"event {event['type']} {self._fmt(extra)}".rstrip(), ctx.rules)
         self.triggers.collect(event, once_per_turn=once_per_turn, only_player=only_player, departed=departed,
@@ -1102,7 +1106,8 @@ class Game:
         """Outcomes declared together. A winner ends the game (every other player loses); every player
         winning at once, or winning and losing at once, is a draw. Losers leave the game: when one
         player is left they win, when none is the game is a draw (nobody wins), and otherwise the
-        others play on. With two players: one loses and the other wins, both lose and it is a draw."""
+        others play on, and the event `game_lost` (if declared) is raised for each who left. With two
+        players: one loses and the other wins, both lose and it is a draw."""
         if not outcomes or self.state.result is not None:
             return
         present = self.players_in()
@@ -1128,6 +1133,9 @@ class Game:
             self.end_game(remaining, "win", rules)  # the last player, or the last team's players, win
         elif leavers:
             self._after_leaving(leavers)
+        if leavers and GAME_LOST in self.rb.events and not self.state.over():
+            for p in leavers:  # the others' abilities may trigger on it (the leavers' cards are gone)
+                self.triggers.collect({"type": GAME_LOST, "player": p})
 
     def _after_leaving(self, leavers: list[int]) -> None:
         """A format's rule for when players leave a game that goes on (`after_leaving`): the players

@@ -17,6 +17,7 @@ from interpreter.loader.choosing import CHOOSER, compile_unchoosable, unchoosabl
 from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.decks import compile_across
 from interpreter.loader.diagnostics import Diagnostics, LoadError
+from interpreter.loader.events import check_events
 from interpreter.loader.inferred import check_inferred
 from interpreter.loader.model import Rulebook
 from interpreter.loader.names import collect_names, positional_bindings
@@ -224,6 +225,7 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     d = m.data
     ids = index_ids(m, diags)
     check_inferred(m, diags)
+    check_events(m, ids, diags)
     known = ids.known
 
     names: set[str] = set(GLOBAL_NAMES) | known.roles | {"it"}

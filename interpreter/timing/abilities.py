@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.decisions import Decision, Option
+from interpreter.engine.events import ABILITY_RESOLVED
 from interpreter.loader.model import Ability, ability_label
 from interpreter.state.objects import FACE, GameObject, Pending
 from interpreter.timing.payability import can_pay, choices_allow_play
@@ -306,7 +307,7 @@ def _answered(game: Game, src: Any, ab: Ability, player: int, ctx: Ctx) -> Any:
     return negated
 
 
-RESOLVED: Final = "ability_resolved"
+RESOLVED: Final = ABILITY_RESOLVED
 
 
 def resolved(game: Game, src: Any, ab: Ability, master: int, ctx: Ctx) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.engine.context import Ctx
+from interpreter.engine.events import MOVED
 from interpreter.loader.model import ability_label
 from interpreter.state.objects import GameObject, Pending
 from interpreter.timing.abilities import ability_key, ability_objects, gate_ok, held_works
@@ -114,7 +115,7 @@ class Triggers:
         # A move is seen as the rulebook's `moved_card_information` says (_moved_view). That view is
         # worked out only for an ability that gets past the quick check below: most moves (draws,
         # paid costs) concern no ability that waits for them, and the cases cost a few expressions.
-        viewed = etype != "moved" or not game.rb.timing.get("moved_card_information")
+        viewed = etype != MOVED or not game.rb.timing.get("moved_card_information")
         if etype not in self.listened:
             if st.effects:
                 self._delayed(event, etype, viewed)
@@ -125,7 +126,7 @@ class Triggers:
         moved: tuple[int, int] | None = None  # the moved card's object ids before and after, if viewed
         info: GameObject | None = None  # the object the rulebook says the moved card is read as
         fired: set[int] = set()  # the moved card's abilities that triggered on this move
-        if etype == "moved":
+        if etype == MOVED:
             old = event.get("old")
             if not viewed and isinstance(old, GameObject):
                 moved = (old.oid, event["new"].oid)
@@ -134,7 +135,7 @@ class Triggers:
                 if card.abilities and (old.holder is None or held_works(game, old)) and (
                         old.zone in game.rb.ability_zones.get(card.type, ())
                         or old.zone in game.active_zone_cards.get(old.card_id, ())):
-                    gone = [(old, ab, trig) for ab, trig in self._by_event(old.card_id).get("moved", ())
+                    gone = [(old, ab, trig) for ab, trig in self._by_event(old.card_id).get(MOVED, ())
                             if gate_ok(old, ab, game)]
                     if gone:
                         watchers = watchers + gone

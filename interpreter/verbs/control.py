@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
+from interpreter.engine.events import GAME_LOST, GAME_WON
 from interpreter.verbs.cards import as_objects
 from interpreter.verbs.registry import Gen, verb
 
@@ -36,22 +37,47 @@ def v_emit(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("win", {"player": "expr"})
 def v_win(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """A player wins, or the players of a list win together (a team)."""
-    game.declare_outcomes(_players_of(a["player"](ctx)), "win", ctx)
-    return
-    yield
+    """A player wins, or the players of a list win together (a team). Each win is first offered to
+    the replacement effects on `game_won`, if the rulebook declares that event."""
+    yield from _outcome(game, _players_of(a["player"](ctx)), "win", GAME_WON, ctx)
 
 
 @verb("lose", {"player": "expr"})
 def v_lose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """A player loses, or the players of a list lose together."""
-    game.declare_outcomes(_players_of(a["player"](ctx)), "lose", ctx)
-    return
-    yield
+    """A player loses, or the players of a list lose together. Each loss is first offered to the
+    replacement effects on `game_lost`, if the rulebook declares that event ("if you would lose,
+    instead ..."); a concession never comes here (Game.concede)."""
+    yield from _outcome(game, _players_of(a["player"](ctx)), "lose", GAME_LOST, ctx)
 
 
 def _players_of(value: Any) -> list[int]:
     return [p for p in value if isinstance(p, int)] if isinstance(value, list) else [value]
+
+
+def _outcome(game: Game, players: list[int], kind: str, etype: str, ctx: Ctx) -> Gen:
+    """Declare the outcome of the players whose win or loss no replacement took the place of (each
+    offered in turn, the player as the event's `player`, a replacement's `change` able to name
+    another); declared together, they are finalised together. The replacements' `after` steps run
+    once the outcome is declared."""
+    afters: list[Any] = []
+    if etype in game.rb.events and (game.state.effects or game.replacing_abilities):
+        from interpreter.timing.replacement import offer
+
+        kept: list[int] = []
+        for p in players:
+            if p in game.state.left:
+                kept.append(p)  # gone already: nothing of theirs is processed (finalising skips them)
+                continue
+            event: dict[str, Any] = {"type": etype, "player": p}
+            replaced, after = yield from offer(game, event, ctx)
+            afters.extend(after)
+            if not replaced and isinstance(event.get("player"), int):
+                kept.append(event["player"])
+        players = kept
+    if players and not game.state.over():
+        game.declare_outcomes(players, kind, ctx)
+    for steps, ectx in afters:
+        yield from game.run(steps, ectx)
 
 
 @verb("draw_game", {})
