@@ -25,13 +25,7 @@ cards:
       - kind: quick
         keywords: [in_field]
         cost:
-          - replaceable:
-              event: spend
-              fields: {player: "you", n: 1}
-              as: s
-              do:
-                - choose: {player: "s.player", from: "cards('pile', s.player)", min: "s.n", max: "s.n", as: paid}
-                - move: {cards: "paid", to: discard}
+          - call: {template: spend, player: "you", n: 1}
         effect:
           - set_var: {name: spent, value: "sum([spent]) + 1"}
   - id: T-PROXY
@@ -64,8 +58,24 @@ cards:
 """
 
 
+# The rulebook's action of spending cards from the pile, which raises the replaceable event spend.
+TEMPLATES = """templates:
+  - id: spend
+    rules: ["5"]
+    params: {player: null, n: 1}
+    do:
+      - replaceable:
+          event: spend
+          fields: {player: "player", n: "n"}
+          as: s
+          do:
+            - choose: {player: "s.player", from: "cards('pile', s.player)", min: "s.n", max: "s.n", as: paid}
+            - move: {cards: "paid", to: discard}
+"""
+
+
 def _game(tmp_path: Path, zones: dict[str, Any]) -> Any:
-    return game_of(toy_variant(tmp_path, replace=(EVENTS,), cards=CARDS), zones)
+    return game_of(toy_variant(tmp_path, replace=(EVENTS,), append=TEMPLATES, cards=CARDS), zones)
 
 
 def _offered(g: Any) -> bool:

@@ -101,12 +101,10 @@ cards:
       - kind: quick
         keywords: [in_hand]
         effect:
-          - resolve_abilities:
-              kind: fall
-              event: fell
-              fields: {card: "(cards('field', other(you)) where it.name == 'Victim')[0]",
-                       by: "(cards('field', you) where it.name == 'Hunter')[0]"}
-              players: "players_from(turn_player)"
+          - call:
+              template: fell
+              card: "(cards('field', other(you)) where it.name == 'Victim')[0]"
+              by: "(cards('field', you) where it.name == 'Hunter')[0]"
   - id: F-VICTIM
     type: unit
     name: Victim
@@ -159,8 +157,23 @@ cards:
 """
 
 
+# The rule that carries the abilities out when a card falls, raising the event fell.
+FALL_TEMPLATES = """templates:
+  - id: fell
+    rules: ["5"]
+    params: {card: null, by: null}
+    do:
+      - resolve_abilities:
+          kind: fall
+          event: fell
+          fields: {card: "card", by: "by"}
+          players: "players_from(turn_player)"
+"""
+
+
 def _fall_env(tmp_path: Path):
-    return toy_variant(tmp_path, cards=FALL_CARDS, replace=(FALL_KIND, FALL_EVENT, FALL_KEYWORDS))
+    return toy_variant(tmp_path, cards=FALL_CARDS, replace=(FALL_KIND, FALL_EVENT, FALL_KEYWORDS),
+                       append=FALL_TEMPLATES)
 
 
 def _push(g):
@@ -222,4 +235,4 @@ def test_a_trigger_on_a_kind_played_voluntarily_is_an_error(tmp_path):
     bad = FALL_CARDS.replace("      - kind: fall\n        trigger: {event: fell}",
                              "      - kind: quick\n        trigger: {event: fell}")
     with pytest.raises(LoadError, match="a 'trigger' is for an auto ability"):
-        toy_variant(tmp_path, cards=bad, replace=(FALL_KIND, FALL_EVENT, FALL_KEYWORDS))
+        toy_variant(tmp_path, cards=bad, replace=(FALL_KIND, FALL_EVENT, FALL_KEYWORDS), append=FALL_TEMPLATES)
