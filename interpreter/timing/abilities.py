@@ -230,31 +230,8 @@ def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
     src = st.objects.get(pend.source) or st.lki.get(pend.source)
     actx = Ctx(game, None, you=pend.master, this=src, event=pend.event, rules=ab.rules, ability=ab)
     name = game.describe(src) if src is not None else pend.card_id  # its last known information, kept while pending
-    if isinstance(src, GameObject) and src.oid in st.objects and is_negated(game, src):
-        game.log("resolve", f"{game.describe(src)}: {ability_label(ab)} is negated and does not resolve", ab.rules)
+    if not (yield from begin_resolving(game, src, ab, pend.master, actx, name)):
         return
-    if isinstance(src, GameObject) and not limit_ok(game, src, ab):
-        game.log("resolve", f"{game.describe(src)}: {ability_label(ab)} already used up this turn", ab.rules)
-        return
-    if not choices_allow_play(game, ab.effect, actx):
-        game.log("resolve", f"{name}: {ability_label(ab)} cannot be played (too few to choose from)", ab.rules)
-        return
-    if ab.cost and not can_pay(game, ab.cost, actx):
-        game.log("resolve", f"{name}: the cost cannot be paid", ab.rules)
-        return
-    if ab.optional:
-        # An optional ability ("you may ..."): with a cost, declining is not paying it; without one,
-        # declining is not playing it (a use-limited auto ability, for instance).
-        yes = yield from game.ask_yes_no(pend.master, "pay_optional_cost" if ab.cost else "play_optional_ability",
-                                         actx)
-        if not yes:
-            game.log("resolve", f"{name}: P{pend.master + 1} declines "
-                                f"{'the cost' if ab.cost else 'to play it'}", ab.rules)
-            return
-    if ab.cost:
-        yield from pay_cost(game, ab.cost, actx)
-    if isinstance(src, GameObject):
-        count_use(game, src, ab)
     if game.responses_possible and (yield from _answered(game, src, ab, pend.master, actx)):
         return
     if _unmet_when_resolving(game, src, ab):
@@ -262,6 +239,37 @@ def resolve_pending(game: Game, pend: Pending, ctx: Ctx) -> Any:
     game.log("resolve", f"{name}: {ability_label(ab)} resolves", ab.rules)
     yield from run_effect(game, ab, actx)
     resolved(game, src, ab, pend.master, actx)
+
+
+def begin_resolving(game: Game, src: Any, ab: Ability, master: int, actx: Ctx, name: str) -> Any:
+    """What comes before a waiting ability's effect, wherever it waited (a pending ability, one a
+    rule carries out on an event): it is skipped if its card is negated, its use limit is used up,
+    its choices cannot be made or its cost cannot be paid; an optional one is asked (with a cost,
+    declining is not paying it; without one, not playing it); then the cost is paid and a use counted.
+    Returns whether the effect goes on."""
+    st = game.state
+    if isinstance(src, GameObject) and src.oid in st.objects and is_negated(game, src):
+        game.log("resolve", f"{game.describe(src)}: {ability_label(ab)} is negated and does not resolve", ab.rules)
+        return False
+    if isinstance(src, GameObject) and not limit_ok(game, src, ab):
+        game.log("resolve", f"{game.describe(src)}: {ability_label(ab)} already used up this turn", ab.rules)
+        return False
+    if not choices_allow_play(game, ab.effect, actx):
+        game.log("resolve", f"{name}: {ability_label(ab)} cannot be played (too few to choose from)", ab.rules)
+        return False
+    if ab.cost and not can_pay(game, ab.cost, actx):
+        game.log("resolve", f"{name}: the cost cannot be paid", ab.rules)
+        return False
+    if ab.optional:
+        yes = yield from game.ask_yes_no(master, "pay_optional_cost" if ab.cost else "play_optional_ability", actx)
+        if not yes:
+            game.log("resolve", f"{name}: P{master + 1} declines {'the cost' if ab.cost else 'to play it'}", ab.rules)
+            return False
+    if ab.cost:
+        yield from pay_cost(game, ab.cost, actx)
+    if isinstance(src, GameObject):
+        count_use(game, src, ab)
+    return True
 
 
 def activate(game: Game, obj: GameObject, ab: Ability, player: int, ctx: Ctx) -> Any:

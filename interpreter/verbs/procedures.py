@@ -127,12 +127,10 @@ def _on_event(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     `this`, `you` bound as for a trigger) and whose use limit is not used up, found once as the event
     happens. Their controllers carry them out in the order of `players` (default: from the turn
     player in turn order), each player choosing one of theirs at a time until none is left, then the
-    next player. Each is carried out as a pending ability is: one whose use limit is used up or whose
-    cost cannot be paid by then is skipped, an optional one is asked, and a use is counted."""
+    next player. Each is carried out as a pending ability is (timing/abilities.begin_resolving)."""
     from interpreter.engine.decisions import Decision, Option
     from interpreter.loader.model import ability_label
-    from interpreter.timing.abilities import ability_objects, count_use, gate_ok, limit_ok, pay_cost, run_effect
-    from interpreter.timing.payability import can_pay
+    from interpreter.timing.abilities import ability_objects, begin_resolving, gate_ok, limit_ok, run_effect
 
     st = game.state
     event: dict[str, Any] = {"type": a["event"]}
@@ -165,21 +163,7 @@ def _on_event(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         obj, ab = pick
         this = st.objects.get(obj.oid) or st.lki.get(obj.oid) or obj
         actx = Ctx(game, None, you=player, this=this, event=event, rules=ab.rules, ability=ab)
-        name = f"{game.describe(obj)}: {ability_label(ab)}"
-        if not limit_ok(game, obj, ab):
-            game.log("resolve", f"{name} is used up", ab.rules)
+        if not (yield from begin_resolving(game, this, ab, player, actx, game.describe(obj))):
             continue
-        if ab.cost and not can_pay(game, ab.cost, actx):
-            game.log("resolve", f"{name}: the cost cannot be paid", ab.rules)
-            continue
-        if ab.optional:
-            yes = yield from game.ask_yes_no(player, "pay_optional_cost" if ab.cost else "play_optional_ability", actx)
-            if not yes:
-                game.log("resolve", f"{name}: P{player + 1} declines {'the cost' if ab.cost else 'to play it'}",
-                         ab.rules)
-                continue
-        game.log("resolve", f"{name} resolves", ab.rules)
-        if ab.cost:
-            yield from pay_cost(game, ab.cost, actx)
-        count_use(game, obj, ab)
+        game.log("resolve", f"{game.describe(obj)}: {ability_label(ab)} resolves", ab.rules)
         yield from run_effect(game, ab, actx)
