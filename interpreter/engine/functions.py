@@ -2,7 +2,9 @@
 
 They know zones, cards, players and multisets, never a game's own terms: anything a game needs
 beyond these is a `functions:` entry in its rulebook, written as an expression over these.
-Each function receives the evaluation context first so it can reach the game state.
+Each function receives the evaluation context first so it can reach the game state. Its docstring
+says what it gives and ends with an `Example:` expression: the generated reference (`sogo reference`,
+docs/reference.md) reads both, and tests/test_reference.py checks that each function has them.
 """
 
 from __future__ import annotations
