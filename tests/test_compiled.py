@@ -120,6 +120,21 @@ def test_the_compiled_engine_plays_the_same_games(copies: tuple[Path, Path]) -> 
             assert int(forks) > 5 and same == forks  # every fork went on exactly like its game
 
 
+def test_the_compiled_engine_gives_the_same_reference(copies: tuple[Path, Path]) -> None:
+    """A compiled function has no docstring: `sogo reference` reads them from the sources, so a
+    compiled build prints the same page, every entry with its summary and example."""
+    script = ("from interpreter.reference import problems, render\n"
+              "assert not problems(), problems()\nprint(render(), end='')")
+    pages = []
+    for path in copies:
+        run = subprocess.run([sys.executable, "-c", script], cwd=path, env={**os.environ, "PYTHONPATH": str(path)},
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr[-3000:]
+        pages.append(run.stdout)
+    assert pages[0] == pages[1]
+    assert "### `cards(zone, player)`" in pages[0]
+
+
 def test_an_edited_source_stops_the_compiled_engine(copies: tuple[Path, Path]) -> None:
     compiled_copy = copies[0]
     watch = compiled_copy / "interpreter" / "timing" / "watch.py"

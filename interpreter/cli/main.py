@@ -385,6 +385,40 @@ def schema_cmd(game: str, write_dir: str | None) -> None:
     click.echo(f"wrote {out}")
 
 
+@cli.command("reference")
+@click.option("--write", "write_file", type=click.Path(dir_okay=False), default=None,
+              help="Write it to FILE (e.g. docs/reference.md) instead of printing it.")
+@click.option("--check", "check_file", type=click.Path(dir_okay=False), default=None,
+              help="Exit 1 if FILE differs from it (or some entry lacks its summary or example).")
+def reference_cmd(write_file: str | None, check_file: str | None) -> None:
+    """Print the reference of expressions and effects, generated from the interpreter's own registries:
+    operators, names, what a player knows, card attributes, functions, verbs, kinds of action and the
+    engine's events, each with an example."""
+    from interpreter.reference import REGENERATE, problems, render
+
+    missing = problems()
+    for line in missing:
+        click.echo(line, err=True)
+    text = render()
+    if check_file is not None:
+        path = Path(check_file)
+        current = path.read_text(encoding="utf-8") if path.is_file() else None
+        if current != text:
+            click.echo(f"{check_file} is out of date: run `{REGENERATE}`", err=True)
+        sys.exit(1 if missing or current != text else 0)
+    if write_file is None:
+        click.echo(text, nl=False)
+    else:
+        out = Path(write_file)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(out)  # written whole or not at all
+        click.echo(f"wrote {out}")
+    if missing:
+        sys.exit(1)
+
+
 def _register_optional() -> None:
     from interpreter.cli.replay_cmd import replay
 

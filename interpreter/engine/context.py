@@ -40,6 +40,31 @@ instead of searching the scopes for a variable first."""
 
 GLOBAL_NAMES = frozenset(POSITIONAL)
 
+NAME_DOCS: Final[dict[str, tuple[str, str]]] = {
+    "you": ("The player the running effect belongs to: an ability's master, the player taking an action, the "
+            "turn player in a step of the turn structure.", "count(cards('hand', you)) > 0"),
+    "master": ("The same player as `you`, for texts that say \"master\".", "this.controller == master"),
+    "opponent": ("The next player after `you` still in the game (with two players, the other one); every "
+                 "opponent of a team is `opponents(you)`.", "count(cards('field', opponent)) == 0"),
+    "this": ("The card whose ability, action or continuous effect is running (null in a step of the turn "
+             "structure).", "this.zone == 'field'"),
+    "source": ("The same card as `this`, for texts that say \"source\".", "source.owner == you"),
+    "event": ("The event that triggered the ability or that a replacement is replacing: a mapping of the "
+              "event's fields, read as `event.FIELD` (null where there is no event).",
+              "event.to == 'discard' and event.card.owner == you"),
+    "turn": ("How many turns have begun (0 during setup, 1 in the first turn).", "turn > 1"),
+    "turn_player": ("The player taking the current turn: the role the turn node names (null before the first "
+                    "turn).", "you == turn_player"),
+    "active_player": ("The player acting in the current phase or step, where a node names one (else the turn "
+                      "player).", "active_player != turn_player"),
+    "non_active_player": ("The next player after the active player (with two players, the other one).",
+                          "count(cards('hand', non_active_player)) >= 5"),
+    "node": ("The id of the turn, phase or step being walked, without its parent's prefix.",
+             "node == 'three'"),
+}
+"""What each engine name means, with an example: the source of the generated reference
+(docs/reference.md); tests/test_reference.py checks that every name of POSITIONAL is here."""
+
 
 class Ctx:
     """A scope for running effect steps and evaluating expressions."""

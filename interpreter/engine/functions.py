@@ -2,7 +2,9 @@
 
 They know zones, cards, players and multisets, never a game's own terms: anything a game needs
 beyond these is a `functions:` entry in its rulebook, written as an expression over these.
-Each function receives the evaluation context first so it can reach the game state.
+Each function receives the evaluation context first so it can reach the game state. Its docstring
+says what it gives and ends with an `Example:` expression: the generated reference (`sogo reference`,
+docs/reference.md) reads both, and tests/test_reference.py checks that each function has them.
 """
 
 from __future__ import annotations
@@ -36,6 +38,11 @@ def _as_list(v: Any) -> list[Any]:
 
 
 def f_cards(env: Any, zone: str, player: int | None) -> list[GameObject]:
+    """The cards in a player's zone, in the zone's order (its top first); the player of a shared zone
+    is null. A zone the player does not have is an error.
+
+    Example: `count(cards('hand', you)) >= 2`
+    """
     game: Game = env.game  # typed, so that a compiled build reads the game's fields directly
     st = game.state
     ids = st.zones.get((zone, player))
@@ -55,6 +62,11 @@ def f_count_cards(env: Any, zone: str, player: int | None) -> int:
 
 
 def f_cards_in(env: Any, group: str, player: int | None) -> list[GameObject]:
+    """The cards in every zone of a zone group (the zones' `groups`) of a player, zone by zone in the
+    group's order.
+
+    Example: `cards_in('board', you) where it.power >= 3`
+    """
     g: Game = env.game
     st = g.state
     objs = st.objects
@@ -68,20 +80,36 @@ def f_cards_in(env: Any, group: str, player: int | None) -> list[GameObject]:
 
 
 def f_zones_in(env: Any, group: str) -> list[str]:
+    """The ids of the zones of a zone group.
+
+    Example: `'field' in zones_in('board')`
+    """
     return list(env.game.rb.groups.get(group, ()))
 
 
 def f_in_group(env: Any, zone: str | None, group: str) -> bool:
+    """Whether a zone belongs to a zone group (false for null).
+
+    Example: `in_group(this.zone, 'board')`
+    """
     return zone is not None and zone in env.game.rb.group_sets.get(group, ())
 
 
 def f_zone_visibility(env: Any, zone: str | None) -> str | None:
-    """Who may see a zone's cards, as the rulebook declares it: public, private or owner."""
+    """Who may see a zone's cards, as the rulebook declares it: public, private or owner.
+
+    Example: `zone_visibility(this.zone) == 'public'`
+    """
     zdef = env.game.rb.zones.get(zone) if zone is not None else None
     return None if zdef is None else zdef.visibility
 
 
 def f_top(env: Any, zone: str, player: int | None, n: int) -> list[GameObject]:
+    """The first `n` cards of a player's zone (its top cards, for an ordered zone), top first; fewer
+    when it holds fewer.
+
+    Example: `top('deck', you, 3)`
+    """
     if n <= 0:
         return []
     game: Game = env.game
@@ -91,6 +119,10 @@ def f_top(env: Any, zone: str, player: int | None, n: int) -> list[GameObject]:
 
 
 def f_bottom(env: Any, zone: str, player: int | None, n: int) -> list[GameObject]:
+    """The last `n` cards of a player's zone, the bottom card first; fewer when it holds fewer.
+
+    Example: `bottom('deck', you, 1)`
+    """
     if n <= 0:
         return []
     game: Game = env.game
@@ -99,29 +131,53 @@ def f_bottom(env: Any, zone: str, player: int | None, n: int) -> list[GameObject
     return [objs[i] for i in st.zones.get((zone, player), [])[-n:]][::-1]
 
 
-def f_as_list(env: Any, v: Any) -> list[Any]:
-    return list(_as_list(v))
+def f_as_list(env: Any, value: Any) -> list[Any]:
+    """A value as a list: a list stays as it is, null gives an empty list, any other value a list of
+    itself.
+
+    Example: `'red' in as_list(this.tags)`
+    """
+    return list(_as_list(value))
 
 
-def f_count(env: Any, v: Any) -> int:
-    if type(v) is list:
-        return len(v)
-    if isinstance(v, Multiset):
-        return v.total()
-    return len(_as_list(v))
+def f_count(env: Any, value: Any) -> int:
+    """How many items a list has; for a multiset, the total of its counts; null counts 0 and any other
+    single value 1.
+
+    Example: `count(cards('hand', you) where it.power >= 3) > 0`
+    """
+    if type(value) is list:
+        return len(value)
+    if isinstance(value, Multiset):
+        return value.total()
+    return len(_as_list(value))
 
 
-def f_sum(env: Any, v: Any) -> int:
-    return sum(x for x in _as_list(v) if x is not None)
+def f_sum(env: Any, value: Any) -> int:
+    """The sum of a list of numbers, nulls left out (0 for an empty list).
+
+    Example: `sum(cards('field', you) select it.power) >= 10`
+    """
+    return sum(x for x in _as_list(value) if x is not None)
 
 
-def f_max(env: Any, *args: Any) -> Any:
-    vals = _flatten(args)
+def f_max(env: Any, *values: Any) -> Any:
+    """The largest of its arguments, a list counting as its items and nulls left out; null when
+    nothing is left.
+
+    Example: `max(cards('field', you) select it.power)`
+    """
+    vals = _flatten(values)
     return max(vals) if vals else None
 
 
-def f_min(env: Any, *args: Any) -> Any:
-    vals = _flatten(args)
+def f_min(env: Any, *values: Any) -> Any:
+    """The smallest of its arguments, a list counting as its items and nulls left out; null when
+    nothing is left.
+
+    Example: `min(3, count(cards('hand', you)))`
+    """
+    vals = _flatten(values)
     return min(vals) if vals else None
 
 
@@ -135,17 +191,29 @@ def _flatten(args: Iterable[Any]) -> list[Any]:
     return out
 
 
-def f_any(env: Any, v: Any) -> bool:
-    return any(_as_list(v))
+def f_any(env: Any, value: Any) -> bool:
+    """Whether some item of a list is true (not false, null, 0 or empty).
+
+    Example: `any(cards('field', you) select it.power > 4)`
+    """
+    return any(_as_list(value))
 
 
-def f_all(env: Any, v: Any) -> bool:
-    return all(_as_list(v))
+def f_all(env: Any, value: Any) -> bool:
+    """Whether every item of a list is true (true for an empty list).
+
+    Example: `all(cards('field', you) select it.face == 'up')`
+    """
+    return all(_as_list(value))
 
 
-def f_merge(env: Any, v: Any) -> Multiset:
+def f_merge(env: Any, value: Any) -> Multiset:
+    """A list of multisets added up into one multiset (a count per symbol); nulls left out.
+
+    Example: `merge(cards('field', you) select it.needs).red >= 2`
+    """
     out = Multiset()
-    for m in _as_list(v):
+    for m in _as_list(value):
         if m:
             for k, n in m.items():
                 out[k] = out.get(k, 0) + n
@@ -153,106 +221,159 @@ def f_merge(env: Any, v: Any) -> Multiset:
 
 
 def f_players(env: Any) -> list[int]:
-    """The players still in the game, in seat order."""
+    """The players still in the game, in seat order.
+
+    Example: `count(players()) > 2`
+    """
     return env.game.players_in()
 
 
-def f_other(env: Any, p: int | None) -> int | None:
-    """The next player in seat order still in the game (with two players, the other one)."""
-    return env.game._other(p)
+def f_other(env: Any, player: int | None) -> int | None:
+    """The next player in seat order still in the game (with two players, the other one).
+
+    Example: `other(turn_player)`
+    """
+    return env.game._other(player)
 
 
-def f_opponents(env: Any, p: int | None) -> list[int]:
-    """Every other player still in the game who is not a teammate (with two players, the one other)."""
-    mates = env.game.teammates(p)
-    return [q for q in env.game.players_in() if q != p and q not in mates]
+def f_opponents(env: Any, player: int | None) -> list[int]:
+    """Every other player still in the game who is not a teammate (with two players, the one other).
+
+    Example: `opponents(you) where count(cards('hand', it)) == 0`
+    """
+    mates = env.game.teammates(player)
+    return [q for q in env.game.players_in() if q != player and q not in mates]
 
 
-def f_teammates(env: Any, p: int | None) -> list[int]:
-    """The other players of `p`'s team still in the game (a format's teams; none without them)."""
-    return env.game.teammates(p)
+def f_teammates(env: Any, player: int | None) -> list[int]:
+    """The other players of `player`'s team still in the game (a format's teams; none without them).
+
+    Example: `count(teammates(you)) > 0`
+    """
+    return env.game.teammates(player)
 
 
-def f_players_from(env: Any, p: int | None) -> list[int]:
-    """The players still in the game in turn order, starting with `p` (priority: "the turn player
-    first, then the others in turn order")."""
-    return env.game.players_from(p)
+def f_players_from(env: Any, player: int | None) -> list[int]:
+    """The players still in the game in turn order, starting with `player` (priority: "the turn player
+    first, then the others in turn order").
+
+    Example: `players_from(turn_player)[1]`
+    """
+    return env.game.players_from(player)
 
 
 def f_players_left(env: Any) -> list[int]:
-    """The players who have left the game, in the order they left."""
+    """The players who have left the game, in the order they left.
+
+    Example: `count(players_left()) > 0`
+    """
     return list(env.game.state.left)
 
 
 def f_turn_team(env: Any) -> list[int]:
-    """The players taking the current turn: the turn player, with team turns their teammates too."""
+    """The players taking the current turn: the turn player, with team turns their teammates too.
+
+    Example: `you in turn_team()`
+    """
     return env.game.turn_team()
 
 
-def f_next_player(env: Any, p: int | None) -> int | None:
-    """The player right after `p` in the turn order as it stood when this turn began, even if they
-    have left since (their place stays, empty, until the turn ends; `players()` tells who is in)."""
-    return env.game.beside(p, 1)
+def f_next_player(env: Any, player: int | None) -> int | None:
+    """The player right after `player` in the turn order as it stood when this turn began, even if they
+    have left since (their place stays, empty, until the turn ends; `players()` tells who is in).
+
+    Example: `next_player(turn_player) == you`
+    """
+    return env.game.beside(player, 1)
 
 
-def f_previous_player(env: Any, p: int | None) -> int | None:
-    """The player right before `p` in the turn order as it stood when this turn began (as next_player)."""
-    return env.game.beside(p, -1)
+def f_previous_player(env: Any, player: int | None) -> int | None:
+    """The player right before `player` in the turn order as it stood when this turn began (as
+    `next_player`).
+
+    Example: `previous_player(you)`
+    """
+    return env.game.beside(player, -1)
 
 
-def f_turns_taken(env: Any, p: int | None) -> int:
-    """How many turns `p` has taken (as the turn player or one of a turn team)."""
+def f_turns_taken(env: Any, player: int | None) -> int:
+    """How many turns `player` has taken (as the turn player or one of a turn team).
+
+    Example: `turns_taken(you) >= 2`
+    """
     st = env.game.state
-    return st.turns_taken[p] if isinstance(p, int) and 0 <= p < st.num_players else 0
+    return st.turns_taken[player] if isinstance(player, int) and 0 <= player < st.num_players else 0
 
 
 def f_cards_of(env: Any, zone: str, players: Any) -> list[GameObject]:
-    """The cards of zone `zone` of each of several players, in the order the players are given."""
+    """The cards of zone `zone` of each of several players, in the order the players are given.
+
+    Example: `cards_of('field', opponents(you)) where it.power > 3`
+    """
     out: list[GameObject] = []
     for p in _as_list(players):
         out.extend(f_cards(env, zone, p))
     return out
 
 
-def f_newest(env: Any, v: Any, n: Any = None) -> Any:
+def f_newest(env: Any, cards: Any, n: Any = None) -> Any:
     """The card placed most recently (by placement time, kept even in unordered zones), or with `n`
-    the `n` most recent, newest first."""
-    objs = _as_list(v)
+    the `n` most recent, newest first.
+
+    Example: `newest(cards('discard', you))`
+    """
+    objs = _as_list(cards)
     if n is not None:
         return sorted(objs, key=lambda o: o.timestamp, reverse=True)[:max(0, int(n))]
     return max(objs, key=lambda o: o.timestamp) if objs else None
 
 
-def f_holder_present(env: Any, obj: GameObject) -> bool:
-    if obj is None or obj.holder is None:
+def f_holder_present(env: Any, card: GameObject) -> bool:
+    """Whether the card a card is held under is still there (in play in the same zone); false for a
+    card held by none.
+
+    Example: `holder_present(this)`
+    """
+    if card is None or card.holder is None:
         return False
-    h = env.game.state.objects.get(obj.holder)
-    return h is not None and h.zone == obj.zone and h.zone_player == obj.zone_player
+    h = env.game.state.objects.get(card.holder)
+    return h is not None and h.zone == card.zone and h.zone_player == card.zone_player
 
 
-def f_holder_of(env: Any, obj: Any) -> GameObject | None:
+def f_holder_of(env: Any, card: Any) -> GameObject | None:
     """The card a card is held under (attached to), while that card is in play in the same zone;
-    null for a card held by none, or whose holder has left."""
-    if not isinstance(obj, GameObject) or obj.holder is None:
+    null for a card held by none, or whose holder has left.
+
+    Example: `cards('field', you) where holder_of(it) == this`
+    """
+    if not isinstance(card, GameObject) or card.holder is None:
         return None
-    h = env.game.state.objects.get(obj.holder)
-    if h is None or h.zone != obj.zone or h.zone_player != obj.zone_player:
+    h = env.game.state.objects.get(card.holder)
+    if h is None or h.zone != card.zone or h.zone_player != card.zone_player:
         return None
     return h
 
 
-def f_under(env: Any, obj: GameObject) -> list[GameObject]:
-    if obj is None:
+def f_under(env: Any, card: GameObject) -> list[GameObject]:
+    """The cards held under a card (those of its zone whose `holder` it is), in the zone's order.
+
+    Example: `count(under(this)) >= 2`
+    """
+    if card is None:
         return []
     g = env.game
     objs = g.state.objects
-    return [objs[i] for i in g.state.zones.get((obj.zone, obj.zone_player), ()) if objs[i].holder == obj.oid]
+    return [objs[i] for i in g.state.zones.get((card.zone, card.zone_player), ()) if objs[i].holder == card.oid]
 
 
-def f_str(env: Any, v: Any) -> str:
-    if isinstance(v, GameObject):
-        return env.game.describe(v)
-    return str(v)
+def f_str(env: Any, value: Any) -> str:
+    """A value as text: a card as its name with its card id and object id.
+
+    Example: `'a card leaves: ' + str(event.card)`
+    """
+    if isinstance(value, GameObject):
+        return env.game.describe(value)
+    return str(value)
 
 
 _LATIN: frozenset[str] = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -260,7 +381,10 @@ _LATIN: frozenset[str] = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQR
 
 def f_without_trailing_letters(env: Any, text: Any) -> Any:
     """The text without its trailing Latin letters, full-width ones too (`'AB-012a'` -> `'AB-012'`):
-    card numbers whose last letter marks a variant of the same card. Null stays null."""
+    card numbers whose last letter marks a variant of the same card. Null stays null.
+
+    Example: `without_trailing_letters(this.id) == without_trailing_letters(event.card.id)`
+    """
     if text is None:
         return None
     out = str(text)
@@ -270,20 +394,35 @@ def f_without_trailing_letters(env: Any, text: Any) -> Any:
 
 
 def f_pending_count(env: Any) -> int:
+    """How many triggered abilities are pending (waiting for a check timing to resolve them).
+
+    Example: `pending_count() == 0`
+    """
     return len(env.game.state.pending)
 
 
 def f_untriggered(env: Any, event: str, scope: Any = None) -> int:
-    """Abilities that would trigger on an event and have not yet this turn (or for this scope of
-    an `emit ... once_per`)."""
+    """How many abilities would trigger on an event and have not yet this turn (or for this scope of
+    an `emit ... once_per`).
+
+    Example: `untriggered('ping') > 0`
+    """
     return env.game.triggers.untriggered(event, scope)
 
 
 def f_has_status(env: Any, player: int, status: str) -> bool:
+    """Whether a player has a status now (the `status` verb; one with a duration ends with it).
+
+    Example: `not has_status(you, 'cannot_draw')`
+    """
     return bool(env.game.state.player_counters[player].get("status:" + status, 0))
 
 
 def f_counter(env: Any, target: Any, name: str) -> int:
+    """A card's or a player's counter of that name (the `counter` verb); 0 when it has none.
+
+    Example: `counter(this, 'charge') >= 2`
+    """
     if isinstance(target, GameObject):
         return target.counters.get(name, 0)
     if isinstance(target, int):
@@ -293,7 +432,10 @@ def f_counter(env: Any, target: Any, name: str) -> int:
 
 def f_player_value(env: Any, player: Any, name: str) -> Any:
     """A player's value as continuous effects make it (`modify_player`), from the player's counter of
-    that name (0 without one): a total a rulebook works out per player, that effects change."""
+    that name (0 without one): a total a rulebook works out per player, that effects change.
+
+    Example: `player_value(you, 'hand_limit') > 5`
+    """
     if not isinstance(player, int) or isinstance(player, bool):
         return 0
     game: Game = env.game
@@ -301,99 +443,139 @@ def f_player_value(env: Any, player: Any, name: str) -> Any:
     return game.continuous.player_value(player, name, base)
 
 
-def f_ability_count(env: Any, obj: Any) -> int:
-    """How many abilities a card has now (printed and granted; a negated ability still exists)."""
-    if not isinstance(obj, GameObject):
+def f_ability_count(env: Any, card: Any) -> int:
+    """How many abilities a card has now (printed and granted; a negated ability still exists).
+
+    Example: `ability_count(this) == 0`
+    """
+    if not isinstance(card, GameObject):
         return 0
-    return len(env.game.abilities_of(obj))
+    return len(env.game.abilities_of(card))
 
 
 def f_ability_index(env: Any) -> int | None:
     """The index of the ability being played or resolved (null outside one): what an effect names to
-    play the same ability again (`resolve_abilities` with `index`)."""
+    play the same ability again (`resolve_abilities` with `index`).
+
+    Example: `ability_index() != null`
+    """
     ab = getattr(env, "ability", None)
     return None if ab is None else int(ab.index)
 
 
-def f_has_ability_kind(env: Any, obj: Any, kind: str) -> bool:
+def f_has_ability_kind(env: Any, card: Any, kind: str) -> bool:
     """Whether a card has an ability of this kind: a kind the rulebook names (its `ability_kinds`)
-    or how one is played (activated, auto, continuous)."""
-    if not isinstance(obj, GameObject):
+    or how one is played (activated, auto, continuous).
+
+    Example: `has_ability_kind(this, 'quick')`
+    """
+    if not isinstance(card, GameObject):
         return False
     game: Game = env.game
     engine_kind = game.kind_of.get(kind, kind)
-    return any(ab.kind == engine_kind for ab in game.abilities_of(obj))
+    return any(ab.kind == engine_kind for ab in game.abilities_of(card))
 
 
-def f_has_keyword(env: Any, obj: Any, keyword: str) -> bool:
+def f_has_keyword(env: Any, card: Any, keyword: str) -> bool:
     """Whether one of a card's abilities has this keyword now. A keyword of an ability with
     condition keywords is there only while they hold (a static keyword behind a condition prefix);
-    a condition keyword itself is always there (a card "with" that condition)."""
-    if not isinstance(obj, GameObject):
+    a condition keyword itself is always there (a card "with" that condition).
+
+    Example: `has_keyword(this, 'on_ping')`
+    """
+    if not isinstance(card, GameObject):
         return False
     game: Game = env.game
-    for ab in game.abilities_of(obj):
+    for ab in game.abilities_of(card):
         if keyword in ab.keywords:
             if not (ab.conditions or ab.resolving_conditions) \
                     or (game.rb.keywords.get(keyword) or {}).get("kind") == "condition":
                 return True
             from interpreter.timing.abilities import keywords_in_force
 
-            if keywords_in_force(game, obj, ab):
+            if keywords_in_force(game, card, ab):
                 return True
     return False
 
 
-def f_moved_within_group_this_turn(env: Any, obj: Any) -> bool:
+def f_moved_within_group_this_turn(env: Any, card: Any) -> bool:
     """Whether a card moved this turn from one zone to another of a group where it keeps its
-    identity (the rulebook's `identity_kept_within`), e.g. from one area of a stage to another."""
-    if not isinstance(obj, GameObject):
+    identity (the rulebook's `identity_kept_within`), e.g. from one area of a stage to another.
+
+    Example: `not moved_within_group_this_turn(this)`
+    """
+    if not isinstance(card, GameObject):
         return False
     st = env.game.state
-    return st.moved_within.get(obj.oid) == st.turn
+    return st.moved_within.get(card.oid) == st.turn
 
 
-def f_len(env: Any, v: Any) -> int:
-    return len(_as_list(v))
+def f_len(env: Any, value: Any) -> int:
+    """How many items a list has (null: 0; any other single value, a multiset too: 1).
+
+    Example: `len(top('deck', you, 5)) < 5`
+    """
+    return len(_as_list(value))
 
 
-def f_abs(env: Any, v: int) -> int:
-    return abs(v)
+def f_abs(env: Any, value: int) -> int:
+    """The absolute value of a number.
+
+    Example: `abs(count(cards('hand', you)) - count(cards('hand', opponent))) <= 1`
+    """
+    return abs(value)
 
 
-def f_names(env: Any, obj: GameObject) -> list[str]:
+def f_names(env: Any, card: GameObject) -> list[str]:
     """Every name a card answers to: its name, then each of its `names` (a list, or the keys of a
-    strings_map field: each name with lists of its own), each once."""
-    if obj is None:
+    strings_map field: each name with lists of its own), each once.
+
+    Example: `'Sample Unit' in names(this)`
+    """
+    if card is None:
         return []
-    fields = env.game.cards[obj.card_id].fields
+    fields = env.game.cards[card.card_id].fields
     out = [fields.get("name", "")]
     out.extend(n for n in fields.get("names", []) or [] if n not in out)
     return out
 
 
-def f_keys(env: Any, m: Any) -> list[Any]:
-    """The keys of a mapping, in order (a strings_map field's strings); [] for anything else."""
-    return list(m) if isinstance(m, dict) else []
+def f_keys(env: Any, mapping: Any) -> list[Any]:
+    """The keys of a mapping, in order (a strings_map field's strings); [] for anything else.
+
+    Example: `'red' in keys(this.needs)`
+    """
+    return list(mapping) if isinstance(mapping, dict) else []
 
 
-def f_has_name(env: Any, obj: GameObject, name: str) -> bool:
-    return any(name in n for n in f_names(env, obj))
+def f_has_name(env: Any, card: GameObject, name: str) -> bool:
+    """Whether one of a card's names (see `names`) contains the text.
+
+    Example: `has_name(this, 'Sample')`
+    """
+    return any(name in n for n in f_names(env, card))
 
 
-def f_printed(env: Any, obj: GameObject, name: str) -> Any:
-    """A card field as printed, before any effect changes it (None when the card has no value)."""
-    if not isinstance(obj, GameObject):
+def f_printed(env: Any, card: GameObject, name: str) -> Any:
+    """A card field as printed, before any effect changes it (null when the card has no value).
+
+    Example: `this.power > printed(this, 'power')`
+    """
+    if not isinstance(card, GameObject):
         return None
-    v = env.game.cards[obj.card_id].fields.get(name)
+    v = env.game.cards[card.card_id].fields.get(name)
     return Multiset(v) if isinstance(v, Multiset) else v
 
 
-def f_field(env: Any, obj: Any, name: str) -> Any:
-    """A named field of a card as it is now (what `card.NAME` gives), for a name known only at run time."""
-    if obj is None:
+def f_field(env: Any, card: Any, name: str) -> Any:
+    """A named field of a card as it is now (what `card.NAME` gives), for a name known only at run
+    time.
+
+    Example: `field(this, 'power') == this.power`
+    """
+    if card is None:
         return None
-    return env.attr(obj, name)
+    return env.attr(card, name)
 
 
 def field_values(env: Any, obj: GameObject, f: str) -> list[Any]:
@@ -405,16 +587,20 @@ def field_values(env: Any, obj: GameObject, f: str) -> list[Any]:
     return [x for x in _as_list(v) if x is not None and x != ""]
 
 
-def f_distinct_count(env: Any, cards: Any, f: Any = None) -> int:
-    """How many of the cards can each give a different value of field `f`: a card with several values
-    (an attribute list) gives any one of them, a card with none gives nothing. With several values per
-    card this is a maximum bipartite matching of cards to values (networkx). Without `f`, each item
-    of the list is one card's values already worked out (a list, or one value): `distinct_count(xs
-    select values_of(it))` counts values an expression gives rather than a field."""
-    if f is None:
+def f_distinct_count(env: Any, cards: Any, field: Any = None) -> int:
+    """How many of the cards can each give a different value of the field named `field`: a card with
+    several values (an attribute list) gives any one of them, a card with none gives nothing. With
+    several values per card this is a maximum bipartite matching of cards to values (networkx).
+    Without `field`, each item of the list is one card's values already worked out (a list, or one
+    value): `distinct_count(xs select values_of(it))` counts values an expression gives rather than a
+    field.
+
+    Example: `distinct_count(cards('field', you), 'tags') >= 2`
+    """
+    if field is None:
         values = [[x for x in _as_list(item) if x is not None and x != ""] for item in _as_list(cards)]
     else:
-        values = [field_values(env, c, f) for c in _as_list(cards) if isinstance(c, GameObject)]
+        values = [field_values(env, c, field) for c in _as_list(cards) if isinstance(c, GameObject)]
     if all(len(v) <= 1 for v in values):
         return len({v[0] for v in values if v})
     import networkx as nx
@@ -490,68 +676,84 @@ def cover_choices(pays: list[list[Any]], left: list[int], specific: list[Any], w
     return out
 
 
-def f_covers(env: Any, cards: Any, f: str, requirements: Any, wildcard: Any = None) -> bool:
+def f_covers(env: Any, cards: Any, field: str, requirements: Any, wildcard: Any = None) -> bool:
     """Whether the cards can cover the requirements one card per symbol: each required symbol paid by
-    a card of its own that has the symbol among its values of field `f`, the `wildcard` symbol by any
-    card (`requirements`: a mapping symbol -> count, such as a multiset field, or a list of symbols)."""
+    a card of its own that has the symbol among its values of the field named `field`, the `wildcard`
+    symbol by any card (`requirements`: a mapping symbol -> count, such as a multiset field, or a list
+    of symbols).
+
+    Example: `covers(cards('hand', you), 'tags', this.needs)`
+    """
     objs = [c for c in _as_list(cards) if isinstance(c, GameObject)]
     specific, wild = cover_symbols(requirements, wildcard)
-    return coverable([field_values(env, c, f) for c in objs], specific, wild)
+    return coverable([field_values(env, c, field) for c in objs], specific, wild)
 
 
-def f_payable(env: Any, obj: Any, kind: str) -> bool:
+def f_payable(env: Any, card: Any, kind: str) -> bool:
     """Whether the card has an ability of this kind (a rulebook ability kind) whose cost its controller
     can pay now: e.g. whether a card's own text could be carried out (a cost step with `can:` states
-    what it needs)."""
-    if not isinstance(obj, GameObject):
+    what it needs).
+
+    Example: `payable(this, 'quick')`
+    """
+    if not isinstance(card, GameObject):
         return False
     from interpreter.engine.context import Ctx
     from interpreter.timing.payability import can_pay
 
     game: Game = env.game
     engine_kind = game.kind_of.get(kind, kind)
-    return any(can_pay(game, ab.cost, Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules, ability=ab))
-               for ab in game.abilities_of(obj) if ab.kind == engine_kind)
+    return any(can_pay(game, ab.cost, Ctx(game, None, you=card.controller, this=card, rules=ab.rules, ability=ab))
+               for ab in game.abilities_of(card) if ab.kind == engine_kind)
 
 
-def f_can_move_to(env: Any, obj: Any, zone: Any, player: Any, kind: Any = None) -> bool:
+def f_can_move_to(env: Any, card: Any, zone: Any, player: Any, kind: Any = None) -> bool:
     """Whether a move of the card into `zone` of `player` (a move of `kind`, a `zone_rules.move_kinds`
     id) would happen now: the card is still there, the zone is its owner's where the rulebook
     locks zones to their owners, and no placement restriction refuses it. Choices offer only such
-    places, so that what they offer is never refused."""
-    if not isinstance(obj, GameObject):
+    places, so that what they offer is never refused.
+
+    Example: `can_move_to(this, 'field', you)`
+    """
+    if not isinstance(card, GameObject):
         return False
     game: Game = env.game
     if zone not in game.rb.zones:
         return game.expr_fail(f"can_move_to: unknown zone {zone!r}")
-    return game.move_refusal(obj, zone, player, env, kind=kind) is None
+    return game.move_refusal(card, zone, player, env, kind=kind) is None
 
 
-def f_usable(env: Any, obj: Any, kind: str) -> bool:
+def f_usable(env: Any, card: Any, kind: str) -> bool:
     """Whether the card has an ability of this kind its controller could play now, as play timing
     would offer it: the card's abilities work where it is (not negated, not face down), the
     ability's conditions hold, its use limits are not reached, its whole cost can be paid and its
     choices allow it. For a rule that lets a card be played whether or not its ability can then be
-    used (the play and the ability being separate)."""
-    if not isinstance(obj, GameObject):
+    used (the play and the ability being separate).
+
+    Example: `usable(this, 'quick')`
+    """
+    if not isinstance(card, GameObject):
         return False
     from interpreter.engine.context import Ctx
     from interpreter.timing.abilities import ability_objects, gate_ok, limit_ok, playable
 
     game: Game = env.game
-    if obj.oid not in game.state.objects or all(o.oid != obj.oid for o in ability_objects(game, None)):
+    if card.oid not in game.state.objects or all(o.oid != card.oid for o in ability_objects(game, None)):
         return False
     engine_kind = game.kind_of.get(kind, kind)
-    return any(playable(game, ab, Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules, ability=ab))
-               for ab in game.abilities_of(obj)
-               if ab.kind == engine_kind and gate_ok(obj, ab, game) and limit_ok(game, obj, ab))
+    return any(playable(game, ab, Ctx(game, None, you=card.controller, this=card, rules=ab.rules, ability=ab))
+               for ab in game.abilities_of(card)
+               if ab.kind == engine_kind and gate_ok(card, ab, game) and limit_ok(game, card, ab))
 
 
-def f_origin(env: Any, obj: GameObject) -> int | None:
-    """The physical card an object is: its first object id, the same across zone changes."""
-    if not isinstance(obj, GameObject):
+def f_origin(env: Any, card: GameObject) -> int | None:
+    """The physical card an object is: its first object id, the same across zone changes.
+
+    Example: `origin(event.new) == origin(event.old)`
+    """
+    if not isinstance(card, GameObject):
         return None
-    return obj.oid if obj.origin is None else obj.origin
+    return card.oid if card.origin is None else card.origin
 
 
 GENERIC_FUNCTIONS: dict[str, FuncSpec] = {

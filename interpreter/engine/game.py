@@ -71,6 +71,32 @@ _FIELD: Final = 2
 _SLOTS: Final = {"holder": 10, "owner": 11, "marks": 12, "zone": 13, "oid": 14, "controller": 15, "id": 16,
                  "zone_player": 17, "timestamp": 18, "counters": 19, "entered_turn": 20}
 
+ATTRIBUTES: Final[dict[str, tuple[str, str]]] = {
+    "type": ("The card's type id (a `card_types` entry).", "this.type == 'unit'"),
+    "id": ("The card's id in its card file: the same for every copy of the card.", "this.id == event.card.id"),
+    "oid": ("The object's id: a card gets a new one whenever it becomes a new object (most zone changes), so it "
+            "tells this object from the same card before or after a move (`origin(card)` stays the same).",
+            "event.new.oid != event.old.oid"),
+    "owner": ("The player who owns the card (players are numbered from 0 in seat order).", "this.owner == you"),
+    "controller": ("The player who controls the card: the player whose zone it entered (its owner in a shared "
+                   "zone).", "this.controller != this.owner"),
+    "zone": ("The id of the zone the card is in.", "this.zone == 'field'"),
+    "zone_player": ("The player whose zone the card is in; null for a shared zone.", "this.zone_player == you"),
+    "holder": ("The `oid` of the card this one is held under (attached to), or null; `holder_of(card)` gives "
+               "that card.", "count(cards('field', you) where it.holder == this.oid) > 0"),
+    "timestamp": ("When the card was put where it is: a number that grows with every placement, so a higher one "
+                  "came later (`newest` orders by it).", "this.timestamp > event.card.timestamp"),
+    "entered_turn": ("The turn in which the card became this object (entered its zone), from `turn`.",
+                     "this.entered_turn < turn"),
+    "counters": ("The card's counters (the `counter` verb) as a mapping of name to number; an absent one is "
+                 "null here and 0 for `counter(card, name)`.", "this.counters.charge == 2"),
+    "marks": ("The card's marks (the `mark` verb, `move` with `mark`, `zone_rules.arrival_marks`) as a mapping of "
+              "name to value; they vanish when the card becomes a new object.", "this.marks.chosen == true"),
+}
+"""The object attributes `card.NAME` reads, besides the rulebook's placement states and card fields,
+with an example each: the source of the generated reference (docs/reference.md);
+tests/test_reference.py checks that every name `_attr_kind` reads natively is here."""
+
 
 def _read_slot(obj: GameObject, kind: int) -> Any:
     """The slot numbered `kind` in `_SLOTS`: a chain of integer tests that a compiled build runs
@@ -662,6 +688,25 @@ class Game:
 
     # -- visibility ----------------------------------------------------------------------
     def can_see(self, obj: GameObject, player: int) -> bool:
+        """Whether a player knows which card a card is (its name, fields and abilities). What the player
+        is shown depends on it: their view, the options of their decisions (a hidden card is "hidden
+        card #N"), the log as they read it, and the cards an imagined world may deal again for them.
+
+        - A face-down card (placement state `face: down`) is known to the players it was shown to and,
+          in a zone with `face_down_seen_by_master: true`, to the player whose zone it is.
+        - Any other card is known as its zone's `visibility` says: `public`, to everyone; `owner`, to
+          the player whose zone it is; `private`, to nobody; and besides to the players it was shown to.
+        - A card is shown to every player by `reveal` and to one by `look`. A card that moves stays
+          known to everyone who knew it just before (a card revealed and then put into a hand is still
+          known), and a `shuffle` makes every card of the shuffled zone unknown again.
+        - In a format whose `teams` have `share_hidden: true`, a player knows what a teammate knows.
+        - A zone's `hidden_facts` (NAME: CONDITION) are known to everyone about every card there,
+          hidden or not: a hidden card is shown with the facts that hold for it.
+
+        Expressions are not limited by this: they read every card as it is (the rules know it). A rule
+        that depends on what a player may see reads the zone's visibility (`zone_visibility(zone)`), and
+        `choose` lets a player searching cards they cannot all see choose fewer than asked (fail to
+        find)."""
         if self.team_sight:
             return any(self._sees(obj, p) for p in [player] + self.teammates(player))
         return self._sees(obj, player)

@@ -63,6 +63,41 @@ _OP_LBP = {
     "(": _POSTFIX,
 }
 _LITERAL_KWS: dict[object, bool | None] = {"true": True, "false": False, "null": None}
+
+OPERATORS: tuple[tuple[str, str, str], ...] = (
+    ("true false null", "The truth values and null, the absence of a value (a field a card does not have, a "
+     "card that is not there); null propagates through attributes: `null.power` is null.",
+     "this.holder == null"),
+    ("'text' \"text\" 12", "A string in single or double quotes (its only escapes: `\\'`, `\\\"` and `\\\\`) and a "
+     "whole number; there are no fractions (divide with `//`).", "this.name == 'Sample Unit' or this.power == 12"),
+    ("[ , ]", "A list of values (a trailing comma is allowed); `xs[i]` is item `i` of a list (from 0, from the "
+     "end when negative, null past the end) or the value of key `i` in a mapping.", "[3, 5, 7][1] == 5"),
+    ("( )", "Grouping; after a function's name, its arguments.", "(count(cards('hand', you)) + 1) * 2"),
+    (".", "An attribute: of a card, a field, placement state or object attribute (see the attributes); of an "
+     "event or another mapping, its value for that key; of a multiset, its count of that symbol (0 when "
+     "absent).", "event.card.power"),
+    ("+ -", "Sum and difference of two integers; `+` also joins two lists or two strings; `-x` is the "
+     "negative.", "cards('hand', you) + cards('field', you)"),
+    ("* // %", "Product, integer division (rounded down) and remainder of two integers; dividing by 0 is an "
+     "error.", "count(cards('deck', you)) // 2"),
+    ("== != < <= > >=", "Comparisons; they cannot be chained (write `a < b and b < c`), and null has no order "
+     "(only `==` and `!=` take it).", "this.power >= 3"),
+    ("in not", "`x in xs`: an item of a list, a key of a mapping, a part of a string; `x not in xs` is the "
+     "opposite; `not x` is true when `x` is false, null, 0 or empty.",
+     "'red' in this.tags and this.zone not in ['deck', 'hand']"),
+    ("and or", "Both, either: each gives true or false and reads its right side only when the left does not "
+     "decide. `and` binds tighter than `or`.", "turn > 1 and (this.face == 'up' or count(under(this)) > 0)"),
+    ("where", "The items of a list for which a condition holds, each item read as `it`. It binds tighter than "
+     "`and`/`or` on its left, and its condition runs on over them to the next `where`/`select`.",
+     "cards('field', you) where it.power >= 3 and it != this"),
+    ("select", "Each item of a list turned into a value, the item read as `it`.",
+     "sum(cards('field', you) select it.power)"),
+    ("if then else", "A value chosen by a condition; inside a larger expression it needs brackets.",
+     "if count(cards('hand', you)) > 0 then 1 else 0"),
+)
+"""Every token of the language, what it means and an example: (tokens, summary, example). The generated
+reference (`sogo reference`, docs/reference.md) reads it; tests/test_reference.py checks that every
+keyword and operator the lexer knows is here."""
 _TOO_DEEP = f"expression is nested too deeply (more than {MAX_DEPTH} levels); split it up"
 
 

@@ -12,6 +12,44 @@ from interpreter.loader.diagnostics import Diagnostics
 
 BINDING_KEYS = {"as"}
 
+BINDINGS: dict[str, str] = {
+    "as": "a step's result under the name given (`choose`, `choose_player`, `look`, `roll`, `for_each` and "
+          "the others with an `as` argument), from that step on",
+    "let": "each name of a `let` step, in the scope the step runs in",
+    "set_var": "a game variable (`set_var: {name: N, ...}`), read by every later step until it is set again",
+    "params": "the parameters of a template (`call` passes them) or of a rulebook function",
+    "for_each_player": "`p` in a rule process that is checked for each player",
+    "for_each_zone": "`z` in a rule process that is checked for each zone",
+    "roles": "each of the rulebook's `roles` (the player holding it; null until one does)",
+    "designations": "each of the rulebook's `designations` (a name such as \"the opponent\" that a played "
+                    "effect designates as it starts, and its `otherwise` expression elsewhere)",
+    "functions": "each of the rulebook's own `functions` (called like the built-in ones)",
+}
+"""How a name becomes known to the loader, by the key (or section) that binds it: for the generated
+reference (docs/reference.md). The loader accepts a name bound anywhere in a rulebook or card file in
+every expression of it; tests/test_reference.py checks that each BINDING_KEYS entry is here."""
+
+GIVEN_NAMES: dict[str, tuple[str, str, str]] = {
+    "it": ("in `where` and `select`, and in a rulebook part that judges one item at a time",
+           "Each item in turn: in a `where` condition or a `select` expression, and the item a part of the "
+           "rulebook is judging (a candidate card in an action's `legal`, a card in a zone's `hidden_facts`, "
+           "a candidate in `choose ... where`).", "cards('field', you) where it.power > 2"),
+    "target": ("in a rulebook with `responses`",
+               "What a response ability answers: a mapping with `kind` (what is being played), `card`, "
+               "`player`, `ability_kind`, `keywords` and `negated`.", "target.player != you"),
+    "chooser": ("in `choosing.unchoosable` entries",
+                "The player who makes the choice (`you` is the master of the effect making it).",
+                "chooser != it.owner"),
+    "leavers": ("in a format's `after_leaving.winners`",
+                "The players who have just left the game.", "players() where it not in leavers"),
+    "p": ("in a rule process with `for_each_player`", "The player the process is checked for.",
+          "count(cards('hand', p)) > 7"),
+    "z": ("in a rule process with `for_each_zone`", "The zone the process is checked for.",
+          "count(cards(z, you)) == 0"),
+}
+"""Names the engine gives only in some places (where, what, example), for the generated reference;
+tests/test_reference.py checks that every name the loader adds for a part of the rulebook is here."""
+
 
 def collect_names(value: Any, out: set[str]) -> None:
     """Add every name bound anywhere in `value` to `out`, for expression checks."""

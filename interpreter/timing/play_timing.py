@@ -19,6 +19,29 @@ if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
 
+ACTION_KINDS: dict[str, tuple[str, str]] = {
+    "play_card": (
+        "One option per card of `candidates` for which `legal` holds (the card is `it` there); taking it runs "
+        "`do` with the card as `this` and the acting player as `you`.",
+        "{id: put_out, rules: [\"7\"], kind: play_card, candidates: \"cards('hand', you)\",\n"
+        " legal: \"count(cards('field', you)) < 5\", do: [{move: {cards: this, to: field}}]}"),
+    "activate": (
+        "One option per activated ability the player could play now: on a card they control whose abilities "
+        "work where it is (not negated, not face down), its conditions holding, its use limits not reached, "
+        "its whole cost payable and its choices possible. Taking it plays the ability (cost, then effect); "
+        "`candidates`, `legal` and `do` are not read.",
+        "{id: use, rules: [\"7\"], kind: activate}"),
+    "declare": (
+        "One option, the action's id, tied to no card, while `legal` holds; taking it runs `do` with the acting "
+        "player as `you`.",
+        "{id: concede_round, rules: [\"7\"], kind: declare, legal: \"turn > 1\",\n"
+        " do: [{set_var: {name: conceded, value: you}}]}"),
+}
+"""What each kind of action (`actions:`, its `kind`) offers at play timing, with an example: the source
+of the generated reference (docs/reference.md); tests/test_reference.py checks it against the kinds the
+rulebook schema allows."""
+
+
 def legal_actions(game: Game, player: int, action_ids: list[str], ctx: Ctx) -> list[Option]:
     options: list[Option] = []
     pctx = ctx.child(you=player)

@@ -36,7 +36,11 @@ def v_move(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Move cards to a zone, one at a time, each becoming a new object unless the rulebook keeps
     identity between the two zones. Replacement effects run around each card; a card that a
     placement restriction (of moves of `kind` too) keeps out does not move. A move of several cards
-    is one simultaneous step, so interrupts (a refresh) wait until every card has moved."""
+    is one simultaneous step, so interrupts (a refresh) wait until every card has moved.
+
+    Example:
+        move: {cards: "top('deck', you, 2)", to: hand}
+    """
     objs = as_objects(a["cards"](ctx))
     if not objs:
         return
@@ -92,7 +96,11 @@ def _move_each(game: Game, a: dict[str, Any], objs: list[GameObject], zone: str,
 
 @verb("shuffle", {"zone": "zone?", "zone_expr": "expr?", "player": "expr"})
 def v_shuffle(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Randomise the order of a zone (a chance event, logged)."""
+    """Randomise the order of a zone (a chance event, logged).
+
+    Example:
+        shuffle: {zone: deck, player: you}
+    """
     zone = a["zone"] if "zone" in a else a["zone_expr"](ctx)
     game.shuffle_zone(zone, a["player"](ctx), ctx)
     return
@@ -101,7 +109,11 @@ def v_shuffle(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("set_state", {"cards": "expr", "state": "state", "value": "str"})
 def v_set_state(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Put cards into a placement state; a card already in it is left alone (nothing happens)."""
+    """Put cards into a placement state; a card already in it is left alone (nothing happens).
+
+    Example:
+        set_state: {cards: "cards('field', you)", state: face, value: down}
+    """
     for obj in as_objects(a["cards"](ctx)):
         game.set_state(obj, a["state"], a["value"], ctx)
     yield from game.interrupts(ctx)
@@ -110,7 +122,11 @@ def v_set_state(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 @verb("place_under", {"cards": "expr", "under": "expr"})
 def v_place_under(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Move cards into the zone of a card and stack them under it (several cards: one simultaneous
-    step, as a `move`)."""
+    step, as a `move`).
+
+    Example:
+        place_under: {cards: "top('deck', you, 1)", under: this}
+    """
     holders = as_objects(a["under"](ctx))
     if not holders:
         return
@@ -132,7 +148,11 @@ def v_stack_onto(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     id, states, counters, marks...) with a new top card, the old top held under it (Game.stack_onto),
     so whatever names the stack keeps applying to it. With `event`, that event is raised with `card`
     (the top), `under` (the card now under it) and `from` (the zone the card came from). Nothing
-    happens when either card is missing or they are the same card."""
+    happens when either card is missing or they are the same card.
+
+    Example:
+        stack_onto: {card: "newest(cards('hand', you))", onto: this}
+    """
     cards = in_zones(game, as_objects(a["card"](ctx)))
     ontos = in_zones(game, as_objects(a["onto"](ctx)))
     if len(cards) > 1 or len(ontos) > 1:
@@ -154,7 +174,11 @@ def v_swap(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     judged before either happens, each as if the other card had already left: a card gone, a zone
     of a player who does not own the card (`owner_locked`), a placement restriction (of moves of
     `kind` too) or a replacement effect that would take its move's place stops the whole swap.
-    Interrupts run once, after both have moved."""
+    Interrupts run once, after both have moved.
+
+    Example:
+        swap: {a: this, b: "newest(cards('hand', you))"}
+    """
     xs, ys = as_objects(a["a"](ctx)), as_objects(a["b"](ctx))
     if len(xs) != 1 or len(ys) != 1:
         return
@@ -185,7 +209,11 @@ def _both(game: Game, moves: tuple[tuple[GameObject, str, int | None], ...], kin
 
 @verb("reveal", {"cards": "expr"})
 def v_reveal(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Show cards to every player."""
+    """Show cards to every player.
+
+    Example:
+        reveal: {cards: "top('deck', you, 1)"}
+    """
     objs = in_zones(game, as_objects(a["cards"](ctx)))
     for obj in objs:
         obj.known_to.update(range(game.state.num_players))
@@ -197,7 +225,11 @@ def v_reveal(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("look", {"cards": "expr", "player": "expr", "as": "name?"})
 def v_look(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Let one player learn cards without moving them."""
+    """Let one player learn cards without moving them.
+
+    Example:
+        look: {cards: "top('deck', opponent, 3)", player: you, as: seen}
+    """
     objs = in_zones(game, as_objects(a["cards"](ctx)))
     p = a["player"](ctx)
     for obj in objs:
@@ -211,7 +243,11 @@ def v_look(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("mark", {"cards": "expr", "key": "name", "value": "expr"})
 def v_mark(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Attach a named mark to cards; marks vanish when the card becomes a new object."""
+    """Attach a named mark to cards; marks vanish when the card becomes a new object.
+
+    Example:
+        mark: {cards: this, key: chosen, value: true}
+    """
     value = a["value"](ctx)
     for obj in in_zones(game, as_objects(a["cards"](ctx))):
         obj.marks[a["key"]] = value
@@ -222,7 +258,11 @@ def v_mark(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("counter", {"target": "expr", "name": "name", "add": "expr?", "set": "expr?"})
 def v_counter(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Add to or set a named counter on cards or players."""
+    """Add to or set a named counter on cards or players.
+
+    Example:
+        counter: {target: this, name: charge, add: 1}
+    """
     target = a["target"](ctx)
     targets = target if isinstance(target, list) else [target]
     for t in targets:

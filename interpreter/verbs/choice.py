@@ -28,7 +28,12 @@ def v_choose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose between `min` and `max` items (default exactly 1) of a list, binding them to `as`.
     With fewer candidates than asked for, as many as possible are chosen; cards searched in a zone
     their chooser cannot fully see may be declared not found (fail to find). With `distinct: FIELD`
-    the chosen cards must each give a different value of that field (see `_choose_distinct`)."""
+    the chosen cards must each give a different value of that field (see `_choose_distinct`).
+
+    Example:
+        choose: {player: you, from: "cards('hand', you)", min: 0, max: 2, as: picked,
+                 prompt: "Choose up to two cards to discard"}
+    """
     name = a["as"]
     candidates = a["from"](ctx)
     if candidates is None:
@@ -84,7 +89,12 @@ def v_choose_cover(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     cards that can pay that symbol and leave the remaining requirements coverable by the remaining
     cards, so a player never paints themselves into a corner; an offer of one card is taken without
     asking. Binds the chosen cards, or [] (nothing asked) when no cover exists: a rulebook checks
-    `covers` first where that matters (a cost's `can`)."""
+    `covers` first where that matters (a cost's `can`).
+
+    Example:
+        choose_cover: {player: you, from: "cards('hand', you)", field: tags, requirements: "this.needs",
+                       as: payment}
+    """
     player = a["player"](ctx)
     cards = choosable(game, [c for c in f_as_list(ctx, a["from"](ctx)) if isinstance(c, GameObject)], player, ctx)
     wildcard = a.get("wildcard")
@@ -112,7 +122,15 @@ def v_choose_cover(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("choose_one", {"player": "expr", "options": "options", "prompt": "str?", "as": "name?"})
 def v_choose_one(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Choose one of several named courses of action whose condition holds, then carry it out."""
+    """Choose one of several named courses of action whose condition holds, then carry it out.
+
+    Example:
+        choose_one:
+          player: you
+          options:
+            - {id: take, if: "count(cards('deck', you)) > 0", do: [{move: {cards: "top('deck', you, 1)", to: hand}}]}
+            - {id: charge, do: [{counter: {target: this, name: charge, add: 1}}]}
+    """
     player = a["player"](ctx)
     legal = [o for o in a["options"] if o["if"] is None or o["if"](ctx)]
     if not legal:
@@ -135,7 +153,11 @@ def v_choose_one(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 def v_choose_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose a player. With `min` or `max`, choose that many of the pool (as many as there are, at
     most) and bind the list: a choice that leaves nothing to choose (every player of the pool) is
-    made without asking, so "designate N opponents" costs no decision where there are only N."""
+    made without asking, so "designate N opponents" costs no decision where there are only N.
+
+    Example:
+        choose_player: {player: you, from: "opponents(you)", as: victim}
+    """
     player = a["player"](ctx)
     pool = a["from"](ctx) if "from" in a else list(range(game.state.num_players))
     pool = [p for p in (pool if isinstance(pool, list) else [pool]) if p is not None]
@@ -160,7 +182,11 @@ def v_choose_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("random_player", {"as": "name", "from": "expr?"})
 def v_random_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Pick a player at random (a chance event, logged)."""
+    """Pick a player at random (a chance event, logged).
+
+    Example:
+        random_player: {as: starter}
+    """
     pool = a["from"](ctx) if "from" in a else list(range(game.state.num_players))
     p = pool[game.state.rng.randrange(len(pool))]
     game.log("random", f"P{p + 1} is chosen at random", ctx.rules, chance=True)
@@ -173,7 +199,11 @@ def v_random_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 def v_roll(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Roll a die with `sides` sides and bind the number rolled (1 to `sides`): a chance event drawn
     from the game's seeded generator and logged, so a seed gives the same rolls. `player` (default:
-    the effect's master) is who rolls, for the log."""
+    the effect's master) is who rolls, for the log.
+
+    Example:
+        roll: {sides: 6, as: rolled}
+    """
     sides = a["sides"](ctx)
     if not isinstance(sides, int) or isinstance(sides, bool) or sides < 1:
         game.fail(ctx, f"roll: a die needs at least 1 side, got {sides!r}")

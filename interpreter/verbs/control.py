@@ -21,7 +21,11 @@ def v_emit(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     step that repeats until quiet, triggering once per instance: `once_per: attack_number`);
     `only_player` limits triggering to that player's abilities;
     `seen_by_departed` names cards that have just left the zones where their abilities work, whose
-    abilities still see this event as they were (an event that happens as they leave, after the move)."""
+    abilities still see this event as they were (an event that happens as they leave, after the move).
+
+    Example:
+        emit: {event: swapped, outgoing: this, once_per_turn: true}
+    """
     event = {"type": a["event"]}
     for k, f in a.items():
         if k not in ("event", "once_per_turn", "once_per", "only_player", "seen_by_departed"):
@@ -38,7 +42,11 @@ def v_emit(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 @verb("win", {"player": "expr"})
 def v_win(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A player wins, or the players of a list win together (a team). Each win is first offered to
-    the replacement effects on `game_won`, if the rulebook declares that event."""
+    the replacement effects on `game_won`, if the rulebook declares that event.
+
+    Example:
+        win: {player: you}
+    """
     yield from _outcome(game, _players_of(a["player"](ctx)), "win", GAME_WON, ctx)
 
 
@@ -46,7 +54,11 @@ def v_win(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 def v_lose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A player loses, or the players of a list lose together. Each loss is first offered to the
     replacement effects on `game_lost`, if the rulebook declares that event ("if you would lose,
-    instead ..."); a concession never comes here (Game.concede)."""
+    instead ..."); a concession never comes here (Game.concede).
+
+    Example:
+        lose: {player: "players() where count(cards('deck', it)) == 0"}
+    """
     yield from _outcome(game, _players_of(a["player"](ctx)), "lose", GAME_LOST, ctx)
 
 
@@ -82,7 +94,11 @@ def _outcome(game: Game, players: list[int], kind: str, etype: str, ctx: Ctx) ->
 
 @verb("draw_game", {})
 def v_draw_game(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """The game ends in a draw."""
+    """The game ends in a draw.
+
+    Example:
+        draw_game: {}
+    """
     game.end_game(None, "draw", ctx.rules)
     return
     yield
@@ -90,7 +106,11 @@ def v_draw_game(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("set_role", {"role": "role", "player": "expr"})
 def v_set_role(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Give a role (first player, holder of a right, ...) to a player."""
+    """Give a role (first player, holder of a right, ...) to a player.
+
+    Example:
+        set_role: {role: mover, player: opponent}
+    """
     p = a["player"](ctx)
     if game.state.roles.get(a["role"]) != p:
         game.state.roles[a["role"]] = p
@@ -102,7 +122,11 @@ def v_set_role(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("skip", {"node": "node"})
 def v_skip(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """The next time the walk would enter this turn, phase or step, it passes over it."""
+    """The next time the walk would enter this turn, phase or step, it passes over it.
+
+    Example:
+        skip: {node: two}
+    """
     game.state.skips.append(a["node"])
     game.log("skip", f"{a['node']} will be skipped", ctx.rules)
     return
@@ -111,7 +135,11 @@ def v_skip(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("jump", {"to": "node"})
 def v_jump(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """End the current step now and continue the walk at another node."""
+    """End the current step now and continue the walk at another node.
+
+    Example:
+        jump: {to: three}
+    """
     game.state.jump = a["to"]
     game.log("jump", f"play moves to {a['to']}", ctx.rules)
     return
@@ -120,7 +148,11 @@ def v_jump(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("status", {"player": "expr", "status": "name", "duration": "duration?"})
 def v_status(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Give a player a named status (e.g. a prohibition), optionally until a duration ends."""
+    """Give a player a named status (e.g. a prohibition), optionally until a duration ends.
+
+    Example:
+        status: {player: opponent, status: cannot_draw, duration: round}
+    """
     p = a["player"](ctx)
     game.state.player_counters[p]["status:" + a["status"]] = 1
     game.touched()
@@ -134,7 +166,11 @@ def v_status(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("cancel_skips", {"node": "node?"})
 def v_cancel_skips(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Skips not used yet vanish: all of them, or those of one node."""
+    """Skips not used yet vanish: all of them, or those of one node.
+
+    Example:
+        cancel_skips: {node: two}
+    """
     st = game.state
     before = len(st.skips)
     st.skips = [s for s in st.skips if "node" in a and s != a["node"]]

@@ -16,7 +16,13 @@ if TYPE_CHECKING:
 def v_continuous(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Create a continuous effect. With `lock` (the default), the cards it affects are fixed now,
     so cards that later leave or arrive are not affected. Whenever it applies, its expressions read
-    what this step saw (`Game.effect_scope`): its event, `this`, `you` and every variable in scope."""
+    what this step saw (`Game.effect_scope`): its event, `this`, `you` and every variable in scope.
+
+    Example:
+        continuous:
+          effect: {affects: "cards('field', you)", modify: {power: {add: 1}}}
+          duration: round
+    """
     spec = a["effect"]
     locked = None
     if a.get("lock", True) and "affects" in spec:
@@ -30,7 +36,12 @@ def v_continuous(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 def v_delayed_trigger(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Create an ability that triggers later; without a duration it triggers once. With `when_idle`
     in its description (and no trigger) it triggers at a check timing when nothing else remains: no
-    rule process applies and no other ability is pending."""
+    rule process applies and no other ability is pending.
+
+    Example:
+        delayed_trigger:
+          effect: {trigger: {event: ping}, do: [{counter: {target: this, name: charge, add: 1}}]}
+    """
     game.add_effect("delayed_trigger", a["effect"], ctx, a.get("duration"))
     return
     yield
@@ -38,7 +49,17 @@ def v_delayed_trigger(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("replacement", {"effect": "spec", "duration": "duration?"})
 def v_replacement(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Create a replacement effect: when its event would happen, `instead` happens."""
+    """Create a replacement effect: when its event would happen, `instead` happens.
+
+    Example:
+        replacement:
+          effect:
+            event: moved
+            if: "event.card == this and event.to == 'discard'"
+            instead: [{move: {cards: this, to: hand}}]
+            once: true
+          duration: round
+    """
     game.add_effect("replacement", a["effect"], ctx, a.get("duration"))
     return
     yield
@@ -51,7 +72,11 @@ def v_replaceable(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     change its values (`change`) or add steps before or after it. Unless it was replaced, `as` names
     the event as it happens and `do` carries it out; then the replacements' `after` steps run. In a
     cost being paid, an event that cannot happen by itself is carried out by a replacement that can
-    (the cost was payable only so)."""
+    (the cost was payable only so).
+
+    Example:
+        replaceable: {event: swapped, fields: {outgoing: this}, do: [{move: {cards: this, to: discard}}]}
+    """
     from interpreter.timing.replacement import offer
 
     event: dict[str, Any] = {"type": a["event"]}
@@ -72,7 +97,11 @@ def v_replaceable(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("end_durations", {"durations": "durations"})
 def v_end_durations(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """End every effect that lasts for one of these durations."""
+    """End every effect that lasts for one of these durations.
+
+    Example:
+        end_durations: {durations: [round]}
+    """
     game.end_durations(set(a["durations"]), ctx)
     return
     yield
@@ -80,7 +109,11 @@ def v_end_durations(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("cancel_pending", {"player": "expr?"})
 def v_cancel_pending(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Pending triggered abilities vanish unresolved: all of them, or those `player` masters."""
+    """Pending triggered abilities vanish unresolved: all of them, or those `player` masters.
+
+    Example:
+        cancel_pending: {player: opponent}
+    """
     st = game.state
     who = a["player"](ctx) if "player" in a else None
     game.drop_pending([x for x in st.pending if who is None or x.master == who], ctx)
@@ -91,7 +124,11 @@ def v_cancel_pending(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 @verb("end_effects", {"cards": "expr"})
 def v_end_effects(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Continuous effects created for these cards stop applying to them (an effect left with no card
-    ends)."""
+    ends).
+
+    Example:
+        end_effects: {cards: this}
+    """
     ids = {o.oid for o in as_objects(a["cards"](ctx))}
     ended = 0
     for e in list(game.state.effects):

@@ -13,7 +13,14 @@ if TYPE_CHECKING:
 
 @verb("if", {"cond": "expr", "then": "effect?", "else": "effect?"})
 def v_if(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Run `then` when `cond` holds, else `else`."""
+    """Run `then` when `cond` holds, else `else`.
+
+    Example:
+        if:
+          cond: "count(cards('hand', you)) == 0"
+          then: [{move: {cards: "top('deck', you, 1)", to: hand}}]
+          else: [{log: {message: "'the hand is not empty'"}}]
+    """
     branch = a.get("then", ()) if a["cond"](ctx) else a.get("else", ())
     if branch:
         yield from game.run(branch, ctx, tail=True)
@@ -22,7 +29,11 @@ def v_if(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 @verb("repeat", {"times": "expr", "do": "effect", "may_stop": "expr?", "until": "expr?"})
 def v_repeat(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Repeat `do` `times` times (none when <= 0, 1.3.2.2-style); `may_stop` names a player who may
-    end the loop before each repetition ("up to N"); `until` ends it when it holds."""
+    end the loop before each repetition ("up to N"); `until` ends it when it holds.
+
+    Example:
+        repeat: {times: 3, may_stop: you, do: [{move: {cards: "top('deck', you, 1)", to: hand}}]}
+    """
     n = a["times"](ctx) or 0
     stopper = a.get("may_stop")
     until = a.get("until")
@@ -41,7 +52,12 @@ def v_repeat(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 @verb("for_each", {"in": "expr", "as": "name", "do": "effect", "simultaneous": "bool?"})
 def v_for_each(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run `do` once per item of a list, binding it to `as`. `simultaneous`: the runs are one step
-    done for every item at the same time ("each player ..."): interrupts wait until all are done."""
+    done for every item at the same time ("each player ..."): interrupts wait until all are done.
+
+    Example:
+        for_each: {in: "players()", as: each_player, simultaneous: true,
+                   do: [{shuffle: {zone: deck, player: each_player}}]}
+    """
     items = a["in"](ctx)
     if items is None:
         return
@@ -64,7 +80,11 @@ def _each(game: Game, a: dict[str, Any], items: list[Any], ctx: Ctx) -> Gen:
 
 @verb("let", {"*": "expr"})
 def v_let(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Bind names in the current scope (all values are computed before any is bound)."""
+    """Bind names in the current scope (all values are computed before any is bound).
+
+    Example:
+        let: {best: "max(cards('field', you) select it.power)", seen_turn: turn}
+    """
     values = {k: f(ctx) for k, f in a.items()}
     for k, v in values.items():
         ctx.set(k, v)
@@ -74,7 +94,11 @@ def v_let(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("set_var", {"name": "name", "value": "expr"})
 def v_set_var(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Set a game variable, visible to every later step until changed."""
+    """Set a game variable, visible to every later step until changed.
+
+    Example:
+        set_var: {name: rounds_left, value: 3}
+    """
     game.state.vars[a["name"]] = a["value"](ctx)
     game.touched()
     return
@@ -94,7 +118,11 @@ def template_params(tpl: Any, a: dict[str, Any], ctx: Ctx) -> dict[str, Any]:
 
 @verb("call", {"template": "template", "*": "expr"})
 def v_call(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Run an effect template with parameters evaluated in the caller's scope."""
+    """Run an effect template with parameters evaluated in the caller's scope.
+
+    Example:
+        call: {template: discard_cards, cards: "cards('hand', you) where it.power < 2"}
+    """
     tpl = game.rb.templates[a["template"]]
     params = template_params(tpl, a, ctx)
     # The log cites both the rule that asked for the action and the rules defining it.
@@ -105,7 +133,11 @@ def v_call(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("log", {"message": "expr"})
 def v_log(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Write a line to the game log."""
+    """Write a line to the game log.
+
+    Example:
+        log: {message: "'deck left: ' + str(count(cards('deck', you)))"}
+    """
     game.log("note", str(a["message"](ctx)), ctx.rules)
     return
     yield
@@ -113,5 +145,9 @@ def v_log(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("cite", {"rules": "rules", "inferred": "str?", "do": "effect"})
 def v_cite(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Run steps that apply particular rules, so the log names them (e.g. one rule of a procedure)."""
+    """Run steps that apply particular rules, so the log names them (e.g. one rule of a procedure).
+
+    Example:
+        cite: {rules: ["6"], do: [{shuffle: {zone: deck, player: you}}]}
+    """
     yield from game.run(a["do"], ctx.child(rules=a["rules"]), tail=True)

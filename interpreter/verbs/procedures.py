@@ -16,7 +16,11 @@ if TYPE_CHECKING:
 
 @verb("check_timing", {"as": "name?"})
 def v_check_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Run the check timing procedure; `as` records whether anything was resolved in it."""
+    """Run the check timing procedure; `as` records whether anything was resolved in it.
+
+    Example:
+        check_timing: {as: anything_resolved}
+    """
     resolved = yield from game.check_timing(ctx)
     if "as" in a:
         game.state.vars[a["as"]] = resolved
@@ -26,7 +30,11 @@ def v_check_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 def v_play_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a player play timing: act with one of `actions` or pass; acting gives it again. A list of
     players take turns, an action passing to the next, until all have passed one after another
-    (`end: passed_in_order`: one after another starting with the first of the list)."""
+    (`end: passed_in_order`: one after another starting with the first of the list).
+
+    Example:
+        play_timing: {player: turn_player, actions: [use, give_up]}
+    """
     yield from game.play_timing(a["player"](ctx), a["actions"], ctx, in_order=a.get("end") == "passed_in_order")
 
 
@@ -35,7 +43,12 @@ def v_play_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 def v_satisfy(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Decide whether one pool of symbols can pay every requirement at once. `symbols` names the
     enum of specific symbols; `wildcard` pays any specific symbol; `generic` demands are paid by
-    any usable symbol. Other pool symbols do not count."""
+    any usable symbol. Other pool symbols do not count.
+
+    Example:
+        satisfy: {pool: "merge(cards('field', you) select it.needs)", requirements: "[this.needs]",
+                  symbols: tag, as: needs_met}
+    """
     symbols = game.rb.enums[a["symbols"]]
     pool = a["pool"](ctx) or {}
     reqs = a["requirements"](ctx) or []
@@ -50,7 +63,11 @@ def v_satisfy(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 @verb("respond", {"card": "expr", "as": "name?"})
 def v_respond(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A card is being played: open the response window (interpreter/timing/responses.py); `as` names
-    whether it was negated, so the rulebook can say what becomes of it."""
+    whether it was negated, so the rulebook can say what becomes of it.
+
+    Example:
+        respond: {card: this, as: was_negated}
+    """
     from interpreter.timing.responses import playing, window
 
     card = a["card"](ctx)
@@ -63,7 +80,11 @@ def v_respond(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("negate", {"target": "expr"})
 def v_negate(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Negate a card or ability being played (the `target` of a response): it does not resolve."""
+    """Negate a card or ability being played (the `target` of a response): it does not resolve.
+
+    Example:
+        negate: {target: target}
+    """
     target = a["target"](ctx)
     if isinstance(target, dict) and "negated" in target and not target["negated"]:
         target["negated"] = True
@@ -83,7 +104,11 @@ def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     it is played; abilities carried out inside a rule process). With `index`, only the card's ability
     of that index (`ability_index()`: the one being resolved, played again). With `event` (and its
     `fields`) instead of `card`: the abilities of that kind of every card whose abilities work, whose
-    trigger names the event and holds over it (see `_on_event`)."""
+    trigger names the event and holds over it (see `_on_event`).
+
+    Example:
+        resolve_abilities: {card: this, kind: quick}
+    """
     from interpreter.engine.decisions import Decision, Option
     from interpreter.loader.model import ability_label
     from interpreter.timing.abilities import pay_cost, run_effect
