@@ -37,7 +37,7 @@ CATEGORIES = {
     "encoding", "file", "wrong_type", "unknown_key", "rule_number", "unknown_verb", "unknown_zone",
     "unknown_field", "unknown_template", "unknown_keyword", "unknown_event", "unknown_name", "reserved_name",
     "expression", "unreachable_phase", "bad_transition", "recursive_template", "duplicate_id",
-    "card", "deck_construction", "deck", "scenario",
+    "card", "deck_construction", "deck", "scenario", "misuse",
 }
 """Every category must have at least one case; README.md explains each."""
 KEYS = {"category", "about", "copy", "files", "edits", "anchors", "args", "exit", "stderr", "stdout",

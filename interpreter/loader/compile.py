@@ -66,6 +66,7 @@ class Known:
     templates: set[str] = field(default_factory=set)
     roles: set[str] = field(default_factory=set)
     durations: set[str] = field(default_factory=set)
+    owned_durations: set[str] = field(default_factory=set)  # durations that belong to a player (`owner`)
     enums: dict[str, set[str]] = field(default_factory=dict)
     actions: set[str] = field(default_factory=set)
     keywords: set[str] = field(default_factory=set)
@@ -181,6 +182,12 @@ class Compiler:
         for req in spec.required():
             if req != "*" and req not in args:
                 self.error(loc, f"verb '{spec.name}' needs argument '{req}'")
+        if spec.name == "end_durations" and "player" in args and isinstance(args.get("durations"), list):
+            for i, d in enumerate(args["durations"]):
+                if d in self.known.durations and d not in self.known.owned_durations:
+                    self.error(loc.at("durations", i), f"duration '{d}' belongs to no player (its declaration has "
+                                                       "no 'owner'): an end_durations step with 'player' ends only "
+                                                       "durations that do")
         if spec.name == "call" and isinstance(args.get("template"), str):
             if self._current_template is not None:
                 self.template_calls.setdefault(self._current_template, set()).add(args["template"])
@@ -222,6 +229,8 @@ class Compiler:
             elif k.resolve_node(value) is None:
                 self.error(loc, f"no node '{value}' in the turn structure")
             return value
+        if kind == "duration" and isinstance(value, dict):
+            return self.duration_of(value, loc)
         table = {"zone": k.zones, "event": k.events, "template": k.templates, "role": k.roles,
                  "duration": k.durations, "state": set(k.states), "action": k.actions, "move_kind": k.move_kinds}
         if kind in table:
@@ -244,6 +253,24 @@ class Compiler:
         if kind == "spec":
             return self.spec(value, loc, created=verb)
         raise AssertionError(f"verb {verb}: unknown argument kind {kind}")
+
+    def duration_of(self, value: dict[str, Any], loc: Loc) -> Any:
+        """`duration: {id: D, owner: EXPR}`: a duration that belongs to a player, with the player named
+        here rather than by the declaration's `owner` (compiled as the pair (id, owner))."""
+        for key in value:
+            if key not in ("id", "owner"):
+                self.error(loc.at(key), f"unknown key '{key}' in a duration (allowed: id, owner)", at_key=True)
+        did = value.get("id")
+        if did not in self.known.durations:
+            self.error(loc.at("id") if "id" in value else loc,
+                       f"unknown duration {did!r} (known: {', '.join(sorted(self.known.durations))})")
+        elif did not in self.known.owned_durations:
+            self.error(loc.at("id"), f"duration '{did}' belongs to no player (its declaration has no 'owner'), "
+                                     "so no owner can be named for it")
+        if "owner" not in value:
+            self.error(loc, "a duration written as a mapping names its 'owner' (else write its id alone)")
+            return did
+        return (did, self.expr(value["owner"], loc.at("owner")))
 
     def options(self, value: Any, loc: Loc) -> list[dict[str, Any]]:
         if not isinstance(value, list) or not value:

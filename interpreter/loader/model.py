@@ -222,6 +222,20 @@ class SameValueRule:
     source: str
 
 
+@dataclass(frozen=True)
+class Duration:
+    """How long an effect lasts (a `durations` element). A duration with an `owner` belongs to a player:
+    the expression, read where an effect is created, names the player (the effect's `owner`), and an
+    `end_durations` step with `player` ends only that player's effects of it. With
+    `skip_creation_turn`, no `end_durations` step of the turn an effect was created in ends it (the
+    owner's *next* turn does)."""
+
+    id: str
+    rules: tuple[str, ...]
+    owner: Fn | None = None
+    skip_creation_turn: bool = False
+
+
 @dataclass
 class Rulebook:
     id: str
@@ -269,6 +283,7 @@ class Rulebook:
     # Deck rules over several decks counted together (`deck_construction.max_copies` / `same_value`).
     same_card: SameCardLimit | None = None
     same_value: SameValueRule | None = None
+    durations: dict[str, Duration] = field(default_factory=dict)  # by id
     # Abilities grants give, compiled at load (the rulebook's own, then card files' in load order); a
     # grant's index is GRANTED + its position. `grant_keys`: where each is written -> its position, so
     # loading the same card file again gives its grants the same numbers.

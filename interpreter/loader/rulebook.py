@@ -33,6 +33,7 @@ from interpreter.loader.sections import (
     compile_actions,
     compile_deck_rules,
     compile_designations,
+    compile_durations,
     compile_functions,
     compile_invariants,
     compile_keywords,
@@ -261,6 +262,7 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     invariants = compile_invariants(m, comp)
     card_text = _card_text(m, diags)
     designations = compile_designations(m, comp)
+    durations = compile_durations(ids.durations, comp)
     unchoosable = compile_unchoosable(m, comp)
     placement = compile_placement(m, ids, comp)
     leaving = fmt_head.get("after_leaving")
@@ -292,6 +294,7 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     rb.unchoosable = unchoosable
     rb.placement = placement
     rb.same_card, rb.same_value = same_card, same_value
+    rb.durations = durations
     compile_grants(rb, comp)  # abilities the rulebook's own effects grant: compiled as a card's are
     diags.raise_if_any()
     return rb

@@ -22,7 +22,16 @@ from interpreter.expr.compiler import constant
 from interpreter.graph.build import TurnGraph, build_graph, check_reachable, jump_targets
 from interpreter.loader.compile import Compiler, Known, Loc
 from interpreter.loader.diagnostics import Diagnostics
-from interpreter.loader.model import Action, DeckRule, Designation, RuleProcess, Template, ZoneDef, engine_kind
+from interpreter.loader.model import (
+    Action,
+    DeckRule,
+    Designation,
+    Duration,
+    RuleProcess,
+    Template,
+    ZoneDef,
+    engine_kind,
+)
 from interpreter.state.objects import GameObject
 
 if TYPE_CHECKING:
@@ -110,6 +119,7 @@ def index_ids(m: Merged, diags: Diagnostics) -> Ids:
     known.templates = set(ids.templates)
     known.roles = set(ids.roles)
     known.durations = set(ids.durations)
+    known.owned_durations = {did for did, (dur, _) in ids.durations.items() if dur.get("owner") is not None}
     known.actions = set(ids.actions)
     known.keywords = set(ids.keywords)
     for _tid, (t, _) in ids.types.items():
@@ -562,6 +572,20 @@ def report_cycles(calls: dict[str, set[str]], what: str, loc_of: Any, comp: Comp
     for cycle in sorted(cycles, key=lambda c: [key(n) for n in c]):
         comp.error(loc_of(cycle[0]), f"{what} '{cycle[0]}' calls itself without end: "
                                      f"{' -> '.join(cycle + [cycle[0]])}")
+
+
+def compile_durations(dur_raw: Raw, comp: Compiler) -> dict[str, Duration]:
+    """The durations, each with the player it belongs to (`owner`, an expression read where an effect is
+    created: `you`, `opponent`...) if it belongs to one."""
+    out: dict[str, Duration] = {}
+    for did, (dur, loc) in dur_raw.items():
+        owner = comp.expr(dur["owner"], loc.at("owner")) if dur.get("owner") is not None else None
+        skip = bool(dur.get("skip_creation_turn", False))
+        if skip and owner is None:
+            comp.error(loc.at("skip_creation_turn"), f"duration '{did}': 'skip_creation_turn' is for a duration "
+                                                     "that belongs to a player (give it an 'owner')", at_key=True)
+        out[did] = Duration(str(did), tuple(str(r) for r in dur.get("rules", ()) or ()), owner, skip)
+    return out
 
 
 def compile_designations(m: Merged, comp: Compiler) -> dict[str, Designation]:
