@@ -70,6 +70,7 @@ class Known:
     enums: dict[str, set[str]] = field(default_factory=dict)
     actions: set[str] = field(default_factory=set)
     keywords: set[str] = field(default_factory=set)
+    keyword_params: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the parameters each declares
     fields: set[str] = field(default_factory=set)
     move_kinds: set[str] = field(default_factory=set)  # zone_rules.move_kinds
     resolve_node: Callable[[str], str | None] | None = None
@@ -91,6 +92,9 @@ class Compiler:
         """Jump / skip targets met before the turn structure exists, for graph.build.jump_targets."""
         self._current_template: str | None = None
         self._eventless = False  # compiling the steps of an effect that has no event to read
+        self.bound: dict[str, Callable[[Any], Any]] = {}
+        """Names given a fixed value while some expressions are compiled (a keyword's `kw`, its
+        parameters): read through `fixed` readers, no scope can bind them."""
         self.pending_grants: list[tuple[Any, Loc, list[Any]]] = []
         """Abilities met in `grant:` (raw, where, the list its compiled Grant goes into), compiled by
         loader/cards.py `compile_grants` once the rulebook's keywords are: like a printed ability."""
@@ -115,8 +119,12 @@ class Compiler:
 
     def compile_str(self, src: str, loc: Loc, extra_names: set[str] | None = None) -> Compiled | None:
         names = self.names | extra_names if extra_names else self.names
+        fixed: Mapping[str, Callable[[Any], Any]] = POSITIONAL
+        if self.bound:
+            names = names | set(self.bound)
+            fixed = {**POSITIONAL, **self.bound}
         try:
-            c = compile_expr(src, names=names, functions=self.functions, fixed=POSITIONAL)
+            c = compile_expr(src, names=names, functions=self.functions, fixed=fixed)
         except ExprError as e:
             line, col = expr_pos(loc, src, e.offset)
             self.diags.add(loc.file, line, col, f"in expression {_shown(src)}: {e.message}")
@@ -134,6 +142,10 @@ class Compiler:
             if lit not in self.known.zones and lit not in self.known.groups:
                 line, col = loc.pos()
                 self.diags.add(loc.file, line, col, f"unknown zone or zone group '{lit}' in expression {src!r}")
+        if "keyword_value" in c.calls_used or "keyword_values" in c.calls_used:
+            for problem in _keyword_reads(c, self.known):
+                line, col = loc.pos()
+                self.diags.add(loc.file, line, col, f"in expression {_shown(src)}: {problem}")
         return c
 
     # -- effects -----------------------------------------------------------------------
@@ -472,6 +484,30 @@ def _block_pos(lines: list[str], line: int, src: str, offset: int) -> tuple[int,
             return number, indent + 1 + max(0, offset - at)
         cursor, last = at + len(content), (number, indent + 1 + len(content))
     return last
+
+
+def _keyword_reads(c: Compiled, known: Known) -> list[str]:
+    """What is wrong with the keyword and parameter a `keyword_value(s)` call names as literals: a
+    keyword the rulebook does not declare, one without parameters, a parameter it does not declare."""
+    from interpreter.expr import walk
+    from interpreter.expr.nodes import Call, Literal
+
+    out = []
+    for node in walk(c.ast):
+        if not (isinstance(node, Call) and node.name in ("keyword_value", "keyword_values") and len(node.args) > 1):
+            continue
+        kw, param = node.args[1], node.args[2] if len(node.args) > 2 else None
+        if not (isinstance(kw, Literal) and isinstance(kw.value, str)):
+            continue
+        params = known.keyword_params.get(kw.value, ())
+        if kw.value not in known.keywords:
+            out.append(f"{node.name}: unknown keyword '{kw.value}'")
+        elif not params:
+            out.append(f"{node.name}: keyword '{kw.value}' has no parameters")
+        elif isinstance(param, Literal) and param.value not in params:
+            out.append(f"{node.name}: keyword '{kw.value}' has no parameter {param.value!r} "
+                       f"(its parameters: {', '.join(params)})")
+    return out
 
 
 def _zone_literals(c: Compiled) -> list[str]:

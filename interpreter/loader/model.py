@@ -91,6 +91,8 @@ class Ability:
     designates: tuple[Designation, ...] = ()
     # The most uses a game (a `limit` keyword's `uses_per_game`), beside `limit`, the most a turn.
     game_limit: int | None = None
+    # The values it gives its keywords that declare parameters (`{charge: 3000}`): keyword -> name -> value.
+    keyword_params: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from interpreter.engine.functions import GENERIC_FUNCTIONS
 from interpreter.expr import FuncSpec
 from interpreter.expr.compiler import constant
 from interpreter.graph.build import TurnGraph, build_graph, check_reachable, jump_targets
+from interpreter.loader import keyword_params
 from interpreter.loader.compile import Compiler, Known, Loc
 from interpreter.loader.diagnostics import Diagnostics
 from interpreter.loader.model import (
@@ -122,6 +123,8 @@ def index_ids(m: Merged, diags: Diagnostics) -> Ids:
     known.owned_durations = {did for did, (dur, _) in ids.durations.items() if dur.get("owner") is not None}
     known.actions = set(ids.actions)
     known.keywords = set(ids.keywords)
+    known.keyword_params = {kid: tuple(str(n) for n in k["params"]) for kid, (k, _) in ids.keywords.items()
+                            if isinstance(k.get("params"), dict)}
     for _tid, (t, _) in ids.types.items():
         for f in t.get("fields", []) or []:
             ids.field_types[f["id"]] = f
@@ -311,6 +314,14 @@ def check_card_types(ids: Ids, comp: Compiler) -> dict[str, frozenset[str]]:
                            f"unknown keyword '{kw}' (known: {', '.join(sorted(kw_raw))})")
             elif kw_raw[kw][0].get("kind") != "condition":
                 comp.error(loc.at("default_keywords", i), f"default keyword '{kw}' is not a condition keyword")
+            else:
+                params = kw_raw[kw][0].get("params")
+                needed = [n for n, p in params.items() if not (isinstance(p, dict) and "default" in p)] \
+                    if isinstance(params, dict) else []
+                if needed:
+                    comp.error(loc.at("default_keywords", i), f"default keyword '{kw}' needs parameter "
+                                                              f"'{needed[0]}': a card type's default keywords take "
+                                                              "their parameters' defaults")
         zs: set[str] = set()
         for i, z in enumerate(t.get("abilities_valid_in", []) or []):
             if z in ids.groups:
@@ -356,9 +367,20 @@ def compile_keywords(kw_raw: Raw, known: Known, comp: Compiler,
     keywords: dict[str, dict[str, Any]] = {}
     for kid, (k, loc) in kw_raw.items():
         entry = dict(k)
-        if "trigger" in k:
+        params = keyword_params.declare(kid, k, loc, comp)
+        if params:
+            # Its expressions read the values an ability gives (`kw.NAME`): compiled here with the
+            # defaults, and again for each set of values cards give (loader/cards.py).
+            entry["params_c"], entry["loc_c"] = params, loc
+            keyword_params.check_reads(kid, params, k.get("if"), loc.at("if"), comp)
+            trig = k.get("trigger")
+            for key in ("if", "state"):
+                if isinstance(trig, dict):
+                    keyword_params.check_reads(kid, params, trig.get(key), loc.at("trigger", key), comp)
+            entry.update(keyword_params.compile_exprs(entry, keyword_params.defaults(params), comp))
+        elif "trigger" in k:
             entry["trigger_c"] = comp.trigger(k["trigger"], loc.at("trigger"))
-        if k.get("kind") == "condition":
+        if k.get("kind") == "condition" and not params:
             entry["if_c"] = comp.expr(k.get("if", True), loc.at("if"))
         if k.get("kind") == "zone_gate" and k.get("zone") not in known.zones:
             comp.error(loc.at("zone"), f"unknown zone '{k.get('zone')}'")
