@@ -225,6 +225,24 @@ class SameValueRule:
 
 
 @dataclass(frozen=True)
+class SetRelation:
+    """Every card of some deck zones gives a set (`value`) that stands in a relation to the set the
+    cards of other deck zones give together (`of_value` over the cards of `of`): `subset_of` (its
+    values are among theirs: colours among the leader's), `intersects` (it shares one) or
+    `disjoint_from` (it shares none). A `deck_construction.set_relations` element; `source` and
+    `of_source` are the expressions as written, for messages."""
+
+    id: str
+    rules: tuple[str, ...]
+    zones: tuple[str, ...]
+    value: Fn
+    relation: str
+    of: tuple[str, ...]
+    of_value: Fn
+    source: str
+
+
+@dataclass(frozen=True)
 class Duration:
     """How long an effect lasts (a `durations` element). A duration with an `owner` belongs to a player:
     the expression, read where an effect is created, names the player (the effect's `owner`), and an
@@ -285,6 +303,7 @@ class Rulebook:
     # Deck rules over several decks counted together (`deck_construction.max_copies` / `same_value`).
     same_card: SameCardLimit | None = None
     same_value: SameValueRule | None = None
+    set_relations: tuple[SetRelation, ...] = ()  # `deck_construction.set_relations`
     durations: dict[str, Duration] = field(default_factory=dict)  # by id
     # Abilities grants give, compiled at load (the rulebook's own, then card files' in load order); a
     # grant's index is GRANTED + its position. `grant_keys`: where each is written -> its position, so

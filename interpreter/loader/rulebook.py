@@ -15,7 +15,7 @@ from interpreter.engine.context import GLOBAL_NAMES
 from interpreter.loader.cards import compile_grants
 from interpreter.loader.choosing import CHOOSER, compile_unchoosable, unchoosable_entries
 from interpreter.loader.compile import Compiler, Loc
-from interpreter.loader.decks import compile_across
+from interpreter.loader.decks import compile_across, compile_set_relations
 from interpreter.loader.diagnostics import Diagnostics, LoadError
 from interpreter.loader.inferred import check_inferred
 from interpreter.loader.model import Rulebook
@@ -257,6 +257,7 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     setup = comp.steps((d.get("setup", {}) or {}).get("do", []), m.loc("setup").at("do")) if "setup" in d else ()
     deck_rules = compile_deck_rules(m, known, comp)
     same_card, same_value = compile_across(m, comp)
+    set_relations = compile_set_relations(m, comp)
     graph = compile_turn(m, ids, comp, diags, directory)
     timing = check_timing_sections(m, comp, processes)
     invariants = compile_invariants(m, comp)
@@ -295,6 +296,7 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     rb.placement = placement
     rb.same_card, rb.same_value = same_card, same_value
     rb.durations = durations
+    rb.set_relations = set_relations
     compile_grants(rb, comp)  # abilities the rulebook's own effects grant: compiled as a card's are
     diags.raise_if_any()
     return rb
