@@ -3,7 +3,7 @@ checked after every step, for every game that has a card pool under cards/<game>
 
 Decks are drawn from the game's card pool by the game's own construction rules, read from the
 compiled rulebook (`rb.deck_rules`: exact counts and bounds by condition, and a copy limit; and the
-rules over several decks, `rb.same_card` and `rb.same_value`), and
+rules over several decks, `rb.same_card`, `rb.same_value` and `rb.set_relations`), and
 each drawn deck is confirmed legal by `check_deck`. Hypothesis is derandomized, so every run plays
 the same games; a failure prints the decks and seed that reproduce it.
 """
@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, note, reject, settings
 from hypothesis import strategies as st
 
 from interpreter.loader.cards import CardEnv, check_deck, load_cards
-from interpreter.loader.decks import same_card_groups
+from interpreter.loader.decks import as_set, holds, reference_set, same_card_groups
 from interpreter.loader.diagnostics import LoadError
 from interpreter.loader.rulebook import load_rulebook
 from interpreter.sim import play_one
@@ -80,10 +80,11 @@ def _value(c: Any) -> str:
 
 
 @st.composite
-def legal_zone(draw: Any, rule: Any, cards: dict[str, Any], shared: Shared | None = None) -> list[str]:
+def legal_zone(draw: Any, rule: Any, cards: dict[str, Any], shared: Shared | None = None,
+               keep: set[str] | None = None) -> list[str]:
     """One deck zone drawn card by card so that every exact count, bound and copy limit holds (and,
-    given `shared`, the rules over several decks)."""
-    pool = sorted(cards)
+    given `shared`, the rules over several decks; given `keep`, only those cards)."""
+    pool = sorted(cards) if keep is None else sorted(keep)
     if shared is not None and rule.zone in shared.value_zones:
         pool = [c for c in pool if c in shared.allowed]
     across = shared is not None and rule.zone in shared.limit_zones
@@ -162,7 +163,18 @@ def legal_deck(draw: Any, pool: DeckPool) -> dict[str, list[str]]:
         values = sorted({rb.same_value.value(CardEnv(cards[c])) for c in cards}, key=_value)
         value = draw(st.sampled_from(values))
     shared = Shared(rb, cards, value) if rb.same_card is not None or rb.same_value is not None else None
-    return {rule.zone: draw(legal_zone(rule, cards, shared)) for rule in rb.deck_rules}
+    # The decks a set relation compares with (a leader) are drawn first; then each deck it checks keeps
+    # only the cards whose set stands in the relation to theirs (`rb.set_relations`).
+    designated = {z for rel in rb.set_relations for z in rel.of}
+    out: dict[str, list[str]] = {}
+    for rule in sorted(rb.deck_rules, key=lambda r: r.zone not in designated):
+        keep = set(cards)
+        for rel in rb.set_relations:
+            theirs = reference_set(rel, cards, out, CardEnv) if rule.zone in rel.zones else None
+            if theirs is not None:
+                keep = {c for c in keep if holds(rel.relation, as_set(rel.value(CardEnv(cards[c]))), set(theirs))}
+        out[rule.zone] = draw(legal_zone(rule, cards, shared, keep))
+    return {rule.zone: out[rule.zone] for rule in rb.deck_rules}
 
 
 def legal_decks(rb: Any, cards: dict[str, Any]) -> Any:

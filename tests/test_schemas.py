@@ -146,6 +146,7 @@ def _objects(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]
 # Elements with an `id` that legitimately cite no rules.
 ID_WITHOUT_RULES = {
     ("effect", "/$defs/options/items"),  # choose_one options
+    ("effect", "/$defs/duration/oneOf/1"),  # a duration named with its owner: a reference, not an element
     ("cards", "/$defs/card"),  # cards are not rules
     ("rulebook", ""),  # the game id
 }

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.engine.functions import Multiset
+from interpreter.loader.keyword_params import label
 from interpreter.loader.model import CardDef, Rulebook
 
 _SUMMARY_TYPES = ("int", "multiset", "enum")
@@ -54,7 +55,8 @@ def card_details(rb: Rulebook, card: CardDef) -> list[str]:
         lines.append(f"  text: {card.text}")
     for ab in card.abilities:
         head = f"  ability {ab.index + 1} ({ab.kind}"
-        head += f"; {', '.join(ab.keywords)})" if ab.keywords else ")"
+        shown = [label(kw, ab.keyword_params.get(kw)) for kw in ab.keywords]  # with their values: charge(3000)
+        head += f"; {', '.join(shown)})" if shown else ")"
         lines.append(head + (f": {ab.text}" if ab.text else ""))
         if ab.rules:
             lines.append(f"    rules {', '.join(ab.rules)}")

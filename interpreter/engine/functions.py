@@ -18,6 +18,7 @@ from interpreter.state.objects import GameObject
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
+    from interpreter.loader.model import Ability
 
 
 class Multiset(dict):
@@ -487,15 +488,50 @@ def f_has_keyword(env: Any, card: Any, keyword: str) -> bool:
         return False
     game: Game = env.game
     for ab in game.abilities_of(card):
-        if keyword in ab.keywords:
-            if not (ab.conditions or ab.resolving_conditions) \
-                    or (game.rb.keywords.get(keyword) or {}).get("kind") == "condition":
-                return True
-            from interpreter.timing.abilities import keywords_in_force
-
-            if keywords_in_force(game, card, ab):
-                return True
+        if keyword in ab.keywords and _keyword_in_force(game, card, ab, keyword):
+            return True
     return False
+
+
+def _keyword_in_force(game: Game, obj: GameObject, ab: Ability, keyword: str) -> bool:
+    """Whether an ability's keyword is there now (see f_has_keyword)."""
+    if not (ab.conditions or ab.resolving_conditions) \
+            or (game.rb.keywords.get(keyword) or {}).get("kind") == "condition":
+        return True
+    from interpreter.timing.abilities import keywords_in_force
+
+    return keywords_in_force(game, obj, ab)
+
+
+def f_keyword_values(env: Any, card: Any, keyword: str, param: str | None = None) -> list[Any]:
+    """The values a card's abilities give a parameter of a keyword (default: its first parameter):
+    one for each ability that has the keyword now (as has_keyword counts it), in the order of its
+    abilities. A rulebook says how several combine (the highest: `max(keyword_values(c, 'charge'))`).
+
+    Example: `max(keyword_values(this, 'charge'))`
+    """
+    if not isinstance(card, GameObject):
+        return []
+    game: Game = env.game
+    if param is None:
+        declared = (game.rb.keywords.get(keyword) or {}).get("params_c") or ()
+        if not declared:
+            return []
+        param = str(declared[0][0])
+    out: list[Any] = []
+    for ab in game.abilities_of(card):
+        if keyword in ab.keywords and _keyword_in_force(game, card, ab, keyword):
+            out.append((ab.keyword_params.get(keyword) or {}).get(param))
+    return out
+
+
+def f_keyword_value(env: Any, card: Any, keyword: str, param: str | None = None) -> Any:
+    """The value of a keyword's parameter on a card (`keyword_values`' first), null when it has none.
+
+    Example: `keyword_value(this, 'charge', 'n')`
+    """
+    values = f_keyword_values(env, card, keyword, param)
+    return values[0] if values else None
 
 
 def f_moved_within_group_this_turn(env: Any, card: Any) -> bool:
@@ -801,6 +837,8 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("has_ability_kind", f_has_ability_kind, 2, 2, pass_env=True),
         FuncSpec("ability_index", f_ability_index, 0, 0, pass_env=True),
         FuncSpec("has_keyword", f_has_keyword, 2, 2, pass_env=True),
+        FuncSpec("keyword_value", f_keyword_value, 2, 3, pass_env=True),
+        FuncSpec("keyword_values", f_keyword_values, 2, 3, pass_env=True),
         FuncSpec("moved_within_group_this_turn", f_moved_within_group_this_turn, 1, 1, pass_env=True),
         FuncSpec("names", f_names, 1, 1, pass_env=True),
         FuncSpec("has_name", f_has_name, 2, 2, pass_env=True),

@@ -1102,18 +1102,37 @@ class Game:
         if self.continuous.lapse:
             self.continuous.observe()
 
-    def add_effect(self, kind: str, spec: dict[str, Any], ctx: Ctx, duration: str | None,
+    def add_effect(self, kind: str, spec: dict[str, Any], ctx: Ctx, duration: Any,
                    locked: list[int] | None = None) -> Effect:
+        """A lasting effect begins. `duration` is a duration id, or (id, owner expression) when the step
+        names the player the duration belongs to; a duration declared with an `owner` belongs to the
+        player its expression gives here (the effect's `owner`: `end_durations` with `player` ends it
+        only at that player's step)."""
         src = ctx.this
+        owner: int | None = None
+        if isinstance(duration, tuple):
+            duration, owner_of = duration
+            owner = self._duration_owner(duration, owner_of(ctx))
+        elif duration is not None:
+            dur = self.rb.durations.get(duration)
+            if dur is not None and dur.owner is not None:
+                owner = self._duration_owner(duration, dur.owner(ctx))
         eff = Effect(self.state.new_id(), kind, spec, ctx.you if ctx.you is not None else 0,
                      src.oid if isinstance(src, GameObject) else -1,
                      src.card_id if isinstance(src, GameObject) else "", self.state.tick(), duration,
-                     self.state.turn, locked, bindings=ctx.all_vars(), event=ctx.event)
+                     self.state.turn, locked, bindings=ctx.all_vars(), event=ctx.event, owner=owner)
         self.state.effects.append(eff)
         self.version += 1
         self.log("effect", f"a {kind.replace('_', ' ')} effect begins"
-                 + (f" until {duration}" if duration else ""), ctx.rules)
+                 + (f" until {duration}" if duration else "")
+                 + (f" (P{owner + 1}'s)" if owner is not None else ""), ctx.rules)
         return eff
+
+    @staticmethod
+    def _duration_owner(duration: str, who: Any) -> int:
+        if not isinstance(who, int) or isinstance(who, bool):
+            raise GameError(f"the player duration '{duration}' belongs to is not a player: {who!r}")
+        return who
 
     def effect_scope(self, eff: Effect, event: dict[str, Any] | None = None, rules: tuple[str, ...] = ()) -> Ctx:
         """The scope an effect's expressions read whenever it applies, made of what its creator saw:
@@ -1124,20 +1143,42 @@ class Game:
         return Ctx(self, None, you=eff.master, this=st.objects.get(eff.source) or st.lki.get(eff.source),
                    event=eff.event if event is None else event, rules=rules, vars=dict(eff.bindings))
 
-    def end_durations(self, durations: set[str], ctx: Ctx) -> None:
+    def end_durations(self, durations: set[str], ctx: Ctx, player: int | None = None) -> None:
+        """End the effects lasting for one of these durations: with `player`, only those whose duration
+        belongs to that player (`owner`). An effect of a duration with `skip_creation_turn` outlives the
+        turn it was created in. The effects that end together end in a fixed order: those belonging to
+        no player first, then each player's, from the turn player on in turn order (`players_from`),
+        each in the order they began; status effects are lifted and the log written in that order."""
+        st = self.state
         keep: list[Effect] = []
         ended: list[Effect] = []
-        for e in self.state.effects:
-            (ended if e.duration in durations else keep).append(e)
+        for e in st.effects:
+            if e.duration in durations and (player is None or e.owner == player) \
+                    and not (e.created_turn >= st.turn and self._skips_creation_turn(e.duration)):
+                ended.append(e)
+            else:
+                keep.append(e)
         if not ended:
             return
-        for e in ended:
-            if e.kind == "status":
-                self.state.player_counters[e.spec["player"]].pop("status:" + e.spec["status"], None)
-                self.idle.changed_all()  # a player's counters changed (see the counter verb)
-        self.state.effects = keep
+        unowned = [e for e in ended if e.owner is None]
+        by_owner = [(p, [e for e in ended if e.owner == p]) for p in self.players_from(self.cur_tp)]
+        by_owner += [(p, [e for e in ended if e.owner == p])  # an owner who has left (ended with them)
+                     for p in sorted({e.owner for e in ended if e.owner is not None} - {q for q, _ in by_owner})]
+        st.effects = keep
         self.version += 1
-        self.log("effect", f"{len(ended)} effect(s) end", ctx.rules)
+        for who, group in [(None, unowned), *by_owner]:
+            if not group:
+                continue
+            for e in group:
+                if e.kind == "status":
+                    st.player_counters[e.spec["player"]].pop("status:" + e.spec["status"], None)
+                    self.idle.changed_all()  # a player's counters changed (see the counter verb)
+            self.log("effect", (f"P{who + 1}'s " if who is not None else "") + f"{len(group)} effect(s) end",
+                     ctx.rules)
+
+    def _skips_creation_turn(self, duration: str | None) -> bool:
+        dur = self.rb.durations.get(duration) if duration is not None else None
+        return dur is not None and dur.skip_creation_turn
 
     # -- outcomes ----------------------------------------------------------------------------
     def declare_outcomes(self, players: list[int], kind: str, ctx: Ctx) -> None:
@@ -1196,7 +1237,8 @@ class Game:
 
     def leave(self, player: int, rules: tuple[str, ...]) -> None:
         """A player who lost leaves a game that goes on (Re:Birth 12.4): the cards they own cease to
-        exist, their pending abilities and the effects they are master of end, and nothing is
+        exist, their pending abilities, the effects they are master of and those whose duration
+        belongs to them (a turn of theirs that would end it never comes) end, and nothing is
         processed for them from now on (their decisions get the least answer; the turn goes on)."""
         st = self.state
         st.left.append(player)
@@ -1209,7 +1251,7 @@ class Game:
             self.place_changed(o.zone, o.zone_player)
         st.cards_gone += len(gone)
         st.pending = [x for x in st.pending if x.master != player]
-        st.effects = [e for e in st.effects if e.master != player]
+        st.effects = [e for e in st.effects if e.master != player and e.owner != player]
         self.version += 1
         self.global_version += 1
         self.idle.changed_all()

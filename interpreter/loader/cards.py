@@ -16,6 +16,7 @@ from typing import Any
 
 from interpreter.cardtext.normalize import TextRules, pin_of, split_abilities
 from interpreter.engine.functions import Multiset
+from interpreter.loader import keyword_params
 from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.decks import Problem, across_problems
 from interpreter.loader.diagnostics import Diagnostic, Diagnostics, LoadError
@@ -223,13 +224,18 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
     conditions: list[tuple[str, Any]] = []
     resolving: list[tuple[str, Any]] = []
     rules: list[str] = list(raw.get("rules", []) or [])
-    kws = list(raw.get("keywords", []) or [])
-    kws.extend(_default_keywords(rb, kws, card_type))
+    kws, values = _keywords_given(rb, raw.get("keywords", []), loc.at("keywords"), comp)
+    for kw in _default_keywords(rb, kws, card_type):
+        kws.append(kw)
+        if "params_c" in rb.keywords[kw]:
+            values[kw] = keyword_params.defaults(rb.keywords[kw]["params_c"])
     for i, kw in enumerate(kws):
         k = rb.keywords.get(kw)
         if k is None:
             comp.error(loc.at("keywords", i), f"unknown keyword '{kw}' (known: {', '.join(sorted(rb.keywords))})")
             continue
+        if kw in values:  # its expressions, compiled for the values this ability gives
+            k = {**k, **keyword_params.compile_for(rb.keywords[kw], values[kw], comp)}
         rules.extend(k.get("rules", []))
         kk = k.get("kind")
         if kk == "trigger":
@@ -281,7 +287,38 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
     return Ability(index, kind, tuple(rules), triggers, cost,
                    bool(raw.get("optional", False)), effect, continuous, limit, gate, tuple(kws),
                    str(raw.get("text", "")), tuple(conditions), answers,
-                   tuple(resolving) if kind != "continuous" else (), designates, game_limit)
+                   tuple(resolving) if kind != "continuous" else (), designates, game_limit, values)
+
+
+def _keywords_given(rb: Rulebook, raw: Any, loc: Loc, comp: Compiler) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    """An ability's keywords as written: each an id, or `{ID: VALUE}` / `{ID: {PARAM: VALUE}}` giving a
+    keyword its parameters. Returns the ids in order and, for each keyword that declares parameters,
+    the values (its defaults filled in), checked against its declaration."""
+    kws: list[str] = []
+    values: dict[str, dict[str, Any]] = {}
+    for i, item in enumerate(raw or []):
+        at = loc.at(i)
+        if isinstance(item, str):
+            kid, value, bare, vat = item, None, True, at
+        elif isinstance(item, dict) and len(item) == 1 and isinstance(next(iter(item)), str):
+            (kid, value), = item.items()
+            bare, vat = False, at.at(kid)
+        else:
+            comp.error(at, "a keyword is its id, or {ID: VALUE} (or {ID: {PARAM: VALUE, ...}}) for a keyword "
+                           "with parameters")
+            continue
+        kws.append(kid)
+        k = rb.keywords.get(kid)
+        if k is None:
+            continue  # reported with the others (unknown keyword)
+        params = k.get("params_c", ())
+        if kid in values:
+            comp.error(at, f"keyword '{kid}' is given twice in one ability: its parameters would be ambiguous")
+            continue
+        given = keyword_params.given(kid, params, value, vat, comp, bare)
+        if params:
+            values[kid] = given
+    return kws, values
 
 
 def takes_trigger(kind: str) -> bool:
@@ -350,9 +387,12 @@ def compile_grants(rb: Rulebook, comp: Compiler) -> None:
                     conditions = [(_condition_group(rb, kw), rb.keywords[kw]["if_c"]) for kw in extra
                                   if "if_c" in rb.keywords.get(kw, {})]
                     rules = [r for kw in extra for r in rb.keywords[kw].get("rules", [])]
+                    values = dict(base.keyword_params)
+                    values.update((kw, keyword_params.defaults(rb.keywords[kw]["params_c"])) for kw in extra
+                                  if "params_c" in rb.keywords.get(kw, {}))
                     by_type[tid] = replace(base, keywords=base.keywords + tuple(extra),
                                            rules=base.rules + tuple(rules),
-                                           conditions=base.conditions + tuple(conditions))
+                                           conditions=base.conditions + tuple(conditions), keyword_params=values)
             grant = Grant(GRANTED + pos, base, by_type)
             if pos == len(rb.grants):
                 rb.grants.append(grant)

@@ -66,9 +66,11 @@ class Known:
     templates: set[str] = field(default_factory=set)
     roles: set[str] = field(default_factory=set)
     durations: set[str] = field(default_factory=set)
+    owned_durations: set[str] = field(default_factory=set)  # durations that belong to a player (`owner`)
     enums: dict[str, set[str]] = field(default_factory=dict)
     actions: set[str] = field(default_factory=set)
     keywords: set[str] = field(default_factory=set)
+    keyword_params: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the parameters each declares
     fields: set[str] = field(default_factory=set)
     move_kinds: set[str] = field(default_factory=set)  # zone_rules.move_kinds
     resolve_node: Callable[[str], str | None] | None = None
@@ -90,6 +92,9 @@ class Compiler:
         """Jump / skip targets met before the turn structure exists, for graph.build.jump_targets."""
         self._current_template: str | None = None
         self._eventless = False  # compiling the steps of an effect that has no event to read
+        self.bound: dict[str, Callable[[Any], Any]] = {}
+        """Names given a fixed value while some expressions are compiled (a keyword's `kw`, its
+        parameters): read through `fixed` readers, no scope can bind them."""
         self.pending_grants: list[tuple[Any, Loc, list[Any]]] = []
         """Abilities met in `grant:` (raw, where, the list its compiled Grant goes into), compiled by
         loader/cards.py `compile_grants` once the rulebook's keywords are: like a printed ability."""
@@ -114,8 +119,12 @@ class Compiler:
 
     def compile_str(self, src: str, loc: Loc, extra_names: set[str] | None = None) -> Compiled | None:
         names = self.names | extra_names if extra_names else self.names
+        fixed: Mapping[str, Callable[[Any], Any]] = POSITIONAL
+        if self.bound:
+            names = names | set(self.bound)
+            fixed = {**POSITIONAL, **self.bound}
         try:
-            c = compile_expr(src, names=names, functions=self.functions, fixed=POSITIONAL)
+            c = compile_expr(src, names=names, functions=self.functions, fixed=fixed)
         except ExprError as e:
             line, col = expr_pos(loc, src, e.offset)
             self.diags.add(loc.file, line, col, f"in expression {_shown(src)}: {e.message}")
@@ -133,6 +142,10 @@ class Compiler:
             if lit not in self.known.zones and lit not in self.known.groups:
                 line, col = loc.pos()
                 self.diags.add(loc.file, line, col, f"unknown zone or zone group '{lit}' in expression {src!r}")
+        if "keyword_value" in c.calls_used or "keyword_values" in c.calls_used:
+            for problem in _keyword_reads(c, self.known):
+                line, col = loc.pos()
+                self.diags.add(loc.file, line, col, f"in expression {_shown(src)}: {problem}")
         return c
 
     # -- effects -----------------------------------------------------------------------
@@ -181,6 +194,12 @@ class Compiler:
         for req in spec.required():
             if req != "*" and req not in args:
                 self.error(loc, f"verb '{spec.name}' needs argument '{req}'")
+        if spec.name == "end_durations" and "player" in args and isinstance(args.get("durations"), list):
+            for i, d in enumerate(args["durations"]):
+                if d in self.known.durations and d not in self.known.owned_durations:
+                    self.error(loc.at("durations", i), f"duration '{d}' belongs to no player (its declaration has "
+                                                       "no 'owner'): an end_durations step with 'player' ends only "
+                                                       "durations that do")
         if spec.name == "call" and isinstance(args.get("template"), str):
             if self._current_template is not None:
                 self.template_calls.setdefault(self._current_template, set()).add(args["template"])
@@ -222,6 +241,8 @@ class Compiler:
             elif k.resolve_node(value) is None:
                 self.error(loc, f"no node '{value}' in the turn structure")
             return value
+        if kind == "duration" and isinstance(value, dict):
+            return self.duration_of(value, loc)
         table = {"zone": k.zones, "event": k.events, "template": k.templates, "role": k.roles,
                  "duration": k.durations, "state": set(k.states), "action": k.actions, "move_kind": k.move_kinds}
         if kind in table:
@@ -244,6 +265,24 @@ class Compiler:
         if kind == "spec":
             return self.spec(value, loc, created=verb)
         raise AssertionError(f"verb {verb}: unknown argument kind {kind}")
+
+    def duration_of(self, value: dict[str, Any], loc: Loc) -> Any:
+        """`duration: {id: D, owner: EXPR}`: a duration that belongs to a player, with the player named
+        here rather than by the declaration's `owner` (compiled as the pair (id, owner))."""
+        for key in value:
+            if key not in ("id", "owner"):
+                self.error(loc.at(key), f"unknown key '{key}' in a duration (allowed: id, owner)", at_key=True)
+        did = value.get("id")
+        if did not in self.known.durations:
+            self.error(loc.at("id") if "id" in value else loc,
+                       f"unknown duration {did!r} (known: {', '.join(sorted(self.known.durations))})")
+        elif did not in self.known.owned_durations:
+            self.error(loc.at("id"), f"duration '{did}' belongs to no player (its declaration has no 'owner'), "
+                                     "so no owner can be named for it")
+        if "owner" not in value:
+            self.error(loc, "a duration written as a mapping names its 'owner' (else write its id alone)")
+            return did
+        return (did, self.expr(value["owner"], loc.at("owner")))
 
     def options(self, value: Any, loc: Loc) -> list[dict[str, Any]]:
         if not isinstance(value, list) or not value:
@@ -445,6 +484,30 @@ def _block_pos(lines: list[str], line: int, src: str, offset: int) -> tuple[int,
             return number, indent + 1 + max(0, offset - at)
         cursor, last = at + len(content), (number, indent + 1 + len(content))
     return last
+
+
+def _keyword_reads(c: Compiled, known: Known) -> list[str]:
+    """What is wrong with the keyword and parameter a `keyword_value(s)` call names as literals: a
+    keyword the rulebook does not declare, one without parameters, a parameter it does not declare."""
+    from interpreter.expr import walk
+    from interpreter.expr.nodes import Call, Literal
+
+    out = []
+    for node in walk(c.ast):
+        if not (isinstance(node, Call) and node.name in ("keyword_value", "keyword_values") and len(node.args) > 1):
+            continue
+        kw, param = node.args[1], node.args[2] if len(node.args) > 2 else None
+        if not (isinstance(kw, Literal) and isinstance(kw.value, str)):
+            continue
+        params = known.keyword_params.get(kw.value, ())
+        if kw.value not in known.keywords:
+            out.append(f"{node.name}: unknown keyword '{kw.value}'")
+        elif not params:
+            out.append(f"{node.name}: keyword '{kw.value}' has no parameters")
+        elif isinstance(param, Literal) and param.value not in params:
+            out.append(f"{node.name}: keyword '{kw.value}' has no parameter {param.value!r} "
+                       f"(its parameters: {', '.join(params)})")
+    return out
 
 
 def _zone_literals(c: Compiled) -> list[str]:

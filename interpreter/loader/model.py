@@ -91,6 +91,8 @@ class Ability:
     designates: tuple[Designation, ...] = ()
     # The most uses a game (a `limit` keyword's `uses_per_game`), beside `limit`, the most a turn.
     game_limit: int | None = None
+    # The values it gives its keywords that declare parameters (`{charge: 3000}`): keyword -> name -> value.
+    keyword_params: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -222,6 +224,38 @@ class SameValueRule:
     source: str
 
 
+@dataclass(frozen=True)
+class SetRelation:
+    """Every card of some deck zones gives a set (`value`) that stands in a relation to the set the
+    cards of other deck zones give together (`of_value` over the cards of `of`): `subset_of` (its
+    values are among theirs: colours among the leader's), `intersects` (it shares one) or
+    `disjoint_from` (it shares none). A `deck_construction.set_relations` element; `source` and
+    `of_source` are the expressions as written, for messages."""
+
+    id: str
+    rules: tuple[str, ...]
+    zones: tuple[str, ...]
+    value: Fn
+    relation: str
+    of: tuple[str, ...]
+    of_value: Fn
+    source: str
+
+
+@dataclass(frozen=True)
+class Duration:
+    """How long an effect lasts (a `durations` element). A duration with an `owner` belongs to a player:
+    the expression, read where an effect is created, names the player (the effect's `owner`), and an
+    `end_durations` step with `player` ends only that player's effects of it. With
+    `skip_creation_turn`, no `end_durations` step of the turn an effect was created in ends it (the
+    owner's *next* turn does)."""
+
+    id: str
+    rules: tuple[str, ...]
+    owner: Fn | None = None
+    skip_creation_turn: bool = False
+
+
 @dataclass
 class Rulebook:
     id: str
@@ -269,6 +303,8 @@ class Rulebook:
     # Deck rules over several decks counted together (`deck_construction.max_copies` / `same_value`).
     same_card: SameCardLimit | None = None
     same_value: SameValueRule | None = None
+    set_relations: tuple[SetRelation, ...] = ()  # `deck_construction.set_relations`
+    durations: dict[str, Duration] = field(default_factory=dict)  # by id
     # Abilities grants give, compiled at load (the rulebook's own, then card files' in load order); a
     # grant's index is GRANTED + its position. `grant_keys`: where each is written -> its position, so
     # loading the same card file again gives its grants the same numbers.

@@ -15,7 +15,7 @@ from interpreter.engine.context import GLOBAL_NAMES
 from interpreter.loader.cards import compile_grants
 from interpreter.loader.choosing import CHOOSER, compile_unchoosable, unchoosable_entries
 from interpreter.loader.compile import Compiler, Loc
-from interpreter.loader.decks import compile_across
+from interpreter.loader.decks import compile_across, compile_set_relations
 from interpreter.loader.diagnostics import Diagnostics, LoadError
 from interpreter.loader.events import check_events
 from interpreter.loader.inferred import check_inferred
@@ -34,6 +34,7 @@ from interpreter.loader.sections import (
     compile_actions,
     compile_deck_rules,
     compile_designations,
+    compile_durations,
     compile_functions,
     compile_invariants,
     compile_keywords,
@@ -258,11 +259,13 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     setup = comp.steps((d.get("setup", {}) or {}).get("do", []), m.loc("setup").at("do")) if "setup" in d else ()
     deck_rules = compile_deck_rules(m, known, comp)
     same_card, same_value = compile_across(m, comp)
+    set_relations = compile_set_relations(m, comp)
     graph = compile_turn(m, ids, comp, diags, directory)
     timing = check_timing_sections(m, comp, processes)
     invariants = compile_invariants(m, comp)
     card_text = _card_text(m, diags)
     designations = compile_designations(m, comp)
+    durations = compile_durations(ids.durations, comp)
     unchoosable = compile_unchoosable(m, comp)
     placement = compile_placement(m, ids, comp)
     leaving = fmt_head.get("after_leaving")
@@ -294,6 +297,8 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     rb.unchoosable = unchoosable
     rb.placement = placement
     rb.same_card, rb.same_value = same_card, same_value
+    rb.durations = durations
+    rb.set_relations = set_relations
     compile_grants(rb, comp)  # abilities the rulebook's own effects grant: compiled as a card's are
     diags.raise_if_any()
     return rb

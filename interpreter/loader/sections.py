@@ -20,9 +20,19 @@ from interpreter.engine.functions import GENERIC_FUNCTIONS
 from interpreter.expr import FuncSpec
 from interpreter.expr.compiler import constant
 from interpreter.graph.build import TurnGraph, build_graph, check_reachable, jump_targets
+from interpreter.loader import keyword_params
 from interpreter.loader.compile import Compiler, Known, Loc
 from interpreter.loader.diagnostics import Diagnostics
-from interpreter.loader.model import Action, DeckRule, Designation, RuleProcess, Template, ZoneDef, engine_kind
+from interpreter.loader.model import (
+    Action,
+    DeckRule,
+    Designation,
+    Duration,
+    RuleProcess,
+    Template,
+    ZoneDef,
+    engine_kind,
+)
 from interpreter.state.objects import GameObject
 
 if TYPE_CHECKING:
@@ -110,8 +120,11 @@ def index_ids(m: Merged, diags: Diagnostics) -> Ids:
     known.templates = set(ids.templates)
     known.roles = set(ids.roles)
     known.durations = set(ids.durations)
+    known.owned_durations = {did for did, (dur, _) in ids.durations.items() if dur.get("owner") is not None}
     known.actions = set(ids.actions)
     known.keywords = set(ids.keywords)
+    known.keyword_params = {kid: tuple(str(n) for n in k["params"]) for kid, (k, _) in ids.keywords.items()
+                            if isinstance(k.get("params"), dict)}
     for _tid, (t, _) in ids.types.items():
         for f in t.get("fields", []) or []:
             ids.field_types[f["id"]] = f
@@ -301,6 +314,14 @@ def check_card_types(ids: Ids, comp: Compiler) -> dict[str, frozenset[str]]:
                            f"unknown keyword '{kw}' (known: {', '.join(sorted(kw_raw))})")
             elif kw_raw[kw][0].get("kind") != "condition":
                 comp.error(loc.at("default_keywords", i), f"default keyword '{kw}' is not a condition keyword")
+            else:
+                params = kw_raw[kw][0].get("params")
+                needed = [n for n, p in params.items() if not (isinstance(p, dict) and "default" in p)] \
+                    if isinstance(params, dict) else []
+                if needed:
+                    comp.error(loc.at("default_keywords", i), f"default keyword '{kw}' needs parameter "
+                                                              f"'{needed[0]}': a card type's default keywords take "
+                                                              "their parameters' defaults")
         zs: set[str] = set()
         for i, z in enumerate(t.get("abilities_valid_in", []) or []):
             if z in ids.groups:
@@ -346,9 +367,20 @@ def compile_keywords(kw_raw: Raw, known: Known, comp: Compiler,
     keywords: dict[str, dict[str, Any]] = {}
     for kid, (k, loc) in kw_raw.items():
         entry = dict(k)
-        if "trigger" in k:
+        params = keyword_params.declare(kid, k, loc, comp)
+        if params:
+            # Its expressions read the values an ability gives (`kw.NAME`): compiled here with the
+            # defaults, and again for each set of values cards give (loader/cards.py).
+            entry["params_c"], entry["loc_c"] = params, loc
+            keyword_params.check_reads(kid, params, k.get("if"), loc.at("if"), comp)
+            trig = k.get("trigger")
+            for key in ("if", "state"):
+                if isinstance(trig, dict):
+                    keyword_params.check_reads(kid, params, trig.get(key), loc.at("trigger", key), comp)
+            entry.update(keyword_params.compile_exprs(entry, keyword_params.defaults(params), comp))
+        elif "trigger" in k:
             entry["trigger_c"] = comp.trigger(k["trigger"], loc.at("trigger"))
-        if k.get("kind") == "condition":
+        if k.get("kind") == "condition" and not params:
             entry["if_c"] = comp.expr(k.get("if", True), loc.at("if"))
         if k.get("kind") == "zone_gate" and k.get("zone") not in known.zones:
             comp.error(loc.at("zone"), f"unknown zone '{k.get('zone')}'")
@@ -562,6 +594,20 @@ def report_cycles(calls: dict[str, set[str]], what: str, loc_of: Any, comp: Comp
     for cycle in sorted(cycles, key=lambda c: [key(n) for n in c]):
         comp.error(loc_of(cycle[0]), f"{what} '{cycle[0]}' calls itself without end: "
                                      f"{' -> '.join(cycle + [cycle[0]])}")
+
+
+def compile_durations(dur_raw: Raw, comp: Compiler) -> dict[str, Duration]:
+    """The durations, each with the player it belongs to (`owner`, an expression read where an effect is
+    created: `you`, `opponent`...) if it belongs to one."""
+    out: dict[str, Duration] = {}
+    for did, (dur, loc) in dur_raw.items():
+        owner = comp.expr(dur["owner"], loc.at("owner")) if dur.get("owner") is not None else None
+        skip = bool(dur.get("skip_creation_turn", False))
+        if skip and owner is None:
+            comp.error(loc.at("skip_creation_turn"), f"duration '{did}': 'skip_creation_turn' is for a duration "
+                                                     "that belongs to a player (give it an 'owner')", at_key=True)
+        out[did] = Duration(str(did), tuple(str(r) for r in dur.get("rules", ()) or ()), owner, skip)
+    return out
 
 
 def compile_designations(m: Merged, comp: Compiler) -> dict[str, Designation]:

@@ -146,11 +146,12 @@ class Effect:
     uses: int
     bindings: dict[str, Any]  # the variables its creator's scopes held when it was created
     event: dict[str, Any] | None  # the event its creator saw (a triggered ability's), read as `event`
+    owner: int | None  # the player its duration belongs to (a duration with an `owner`), else None
 
     def __init__(self, eid: int, kind: str, spec: dict[str, Any], master: int, source: int, source_card: str,
                  timestamp: int, duration: str | None, created_turn: int, locked: list[int] | None = None,
                  uses: int = 0, bindings: dict[str, Any] | None = None,
-                 event: dict[str, Any] | None = None) -> None:
+                 event: dict[str, Any] | None = None, owner: int | None = None) -> None:
         self.eid = eid
         self.kind = kind
         self.spec = spec
@@ -164,6 +165,7 @@ class Effect:
         self.uses = uses
         self.bindings = {} if bindings is None else bindings
         self.event = event
+        self.owner = owner
 
 
 @dataclass(init=False)
@@ -277,7 +279,7 @@ class GameState:
                                remap(p.created, objects)) for p in self.pending]
         out.effects = [Effect(e.eid, e.kind, e.spec, e.master, e.source, e.source_card, e.timestamp, e.duration,
                               e.created_turn, list(e.locked) if e.locked is not None else None, e.uses,
-                              remap(e.bindings, objects), remap(e.event, objects)) for e in self.effects]
+                              remap(e.bindings, objects), remap(e.event, objects), e.owner) for e in self.effects]
         out.ability_uses = dict(self.ability_uses)
         out.ability_uses_game = dict(self.ability_uses_game)
         out.triggered_this_turn = set(self.triggered_this_turn)

@@ -95,14 +95,18 @@ def v_replaceable(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         yield from game.run(steps, ectx)
 
 
-@verb("end_durations", {"durations": "durations"})
+@verb("end_durations", {"durations": "durations", "player": "expr?"})
 def v_end_durations(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """End every effect that lasts for one of these durations.
+    """End every effect that lasts for one of these durations; with `player`, only the effects whose
+    duration belongs to that player (durations declared with an `owner`).
 
     Example:
         end_durations: {durations: [round]}
     """
-    game.end_durations(set(a["durations"]), ctx)
+    player = a["player"](ctx) if "player" in a else None
+    if "player" in a and (not isinstance(player, int) or isinstance(player, bool)):
+        return  # no such player (a role nobody holds): nobody's effects end
+    game.end_durations(set(a["durations"]), ctx, player)
     return
     yield
 
