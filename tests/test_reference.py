@@ -150,6 +150,8 @@ def test_the_rulebook_guide_links_the_reference():
 # -- correct ------------------------------------------------------------------------------------------
 OLD_ZONE_RULES = 'zone_rules: {id: zone_rules, rules: ["3"], identity_kept_within: [board], to_owner_except: []}\n'
 LAST_EVENT = '  - {id: swapped, rules: ["5"], fields: [outgoing]}\n'
+PING = '  - {id: on_ping, rules: ["4"], kind: trigger, trigger: {event: ping}}\n'
+CHARGE = '  - {id: charge, rules: ["4"], kind: notation, params: {n: {type: int}}}\n'
 EXTRAS = """templates:
   - {id: discard_cards, rules: ["9"], params: {cards: null}, do: [{move: {cards: "cards", to: discard}}]}
 """
@@ -162,14 +164,15 @@ cards:
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
     """The toy rulebook with what the examples name besides: a template, a kind of move, every engine
-    event declared, and a card with every field."""
+    event declared, a keyword with a parameter, and a card with every field."""
     toy = (TOY / "all.yaml").read_text(encoding="utf-8")
     events = "".join(f"  - {{id: {name}, rules: [\"5\"], fields: [{', '.join(ev.fields)}]}}\n"
                      for name, ev in ENGINE_EVENTS.items() if f"{{id: {name}," not in toy)
     zone_rules = OLD_ZONE_RULES.replace("to_owner_except: []", "to_owner_except: [], move_kinds: [{id: appear, "
                                         "rules: [\"3\"]}]")
     return toy_variant(tmp_path_factory.mktemp("reference"), replace=((OLD_ZONE_RULES, zone_rules),
-                                                                       (LAST_EVENT, LAST_EVENT + events)),
+                                                                       (LAST_EVENT, LAST_EVENT + events),
+                                                                       (PING, PING + CHARGE)),
                        append=EXTRAS, cards=SAMPLE)
 
 
