@@ -40,7 +40,8 @@ turn:
     - id: two
       kind: step
       rules: ["6"]
-      do: []
+      do:
+        - emit: {event: ping}            # the toy rulebook's event, raised where its turn raises it
     - id: three
       kind: step
       rules: ["6"]
@@ -165,7 +166,7 @@ def test_an_owners_effects_end_when_they_leave(env: tuple[Any, Any]) -> None:
 
 @pytest.mark.parametrize(("edits", "message"), [
     ((DURATIONS, TURN, ("end_durations: {durations: [round]}", "end_durations: {durations: [round], player: you}")),
-     "all.yaml:104:39: duration 'round' belongs to no player (its declaration has no 'owner'): an end_durations "
+     "all.yaml:105:39: duration 'round' belongs to no player (its declaration has no 'owner'): an end_durations "
      "step with 'player' ends only durations that do"),
     ((DURATIONS, ("owner: \"opponent\", skip_creation_turn: true", "skip_creation_turn: true")),
      "all.yaml:45:48: duration 'until_end_of_next_turn': 'skip_creation_turn' is for a duration that belongs to a "
