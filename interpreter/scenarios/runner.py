@@ -9,6 +9,7 @@ log entries (with the rules they cite) and the result. See tests/scenarios/READM
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,9 @@ _ENTRY_KEYS = {"card", "owner", "under", "marks", "counters", "entered_turn"}
 """Keys of a card entry in setup.zones; any other key is a placement state."""
 _STATE_CHECK_KEYS = {"player", "zone", "card", "under", "field", "marks", "counters"}
 """Keys of an expect.states item; any other key is a placement state."""
+
+_OBJECT_OPTION = re.compile(r"c\d+(:a\d+)?$")
+"""The tail of an option id that names an object by its number (play_member:c12, use_skill:c1:a0)."""
 
 Problem = tuple[PathKey, str]
 """A problem with a scenario: where in the scenario file (a source-map path) and what."""
@@ -424,9 +428,9 @@ def _scripted(script: _Script, d: Decision, game: Game) -> list[str] | None:
         game.concede(_player(a["concede"], "answers"))
         return None
     if isinstance(a, dict):
-        if "player" in a and _player(a["player"], "answers") != d.player:
-            raise _Refused(script.refused(d, f"it is {_pkey(d.player)}'s decision, not {a['player']}'s", "player"))
         problems = _check_offers(script, d, a)
+        if "player" in a and _player(a["player"], "answers") != d.player:
+            problems.insert(0, script.refused(d, f"it is {_pkey(d.player)}'s decision, not {a['player']}'s", "player"))
         if problems:
             raise _Refused(*problems)
         sel = a["choose"]
@@ -569,7 +573,8 @@ class _Names:
         or a misspelt name would make a `not_offered` check that always holds."""
         head, _, tail = sel.partition(":")
         if tail and head in self.rb.actions:
-            self.card(tail, path, what)
+            if not _OBJECT_OPTION.match(tail):  # else an object's option, by its number (c2, c1:a0)
+                self.card(tail, path, what)
         elif tail and head == "z":
             if tail not in self.rb.zones:
                 self.values.append((path, f"{what}: unknown zone '{tail}'"))
@@ -750,6 +755,7 @@ def _expectation_failures(game: Game, exp: dict[str, Any]) -> Iterator[Problem]:
         if not objs:
             yield where, f"state check: no {item['card']} in {zone}"
             continue
+        objs.sort(key=lambda o: o.holder is not None)  # a card on top before one held under another
         for k, v in item.items():
             if k in ("player", "zone", "card"):
                 continue
