@@ -3,8 +3,10 @@
 A scenario starts at any turn-structure node with given zone contents (placement states, cards
 under members, marks, counters), roles and turn number; answers every decision from its script
 (an unscripted decision fails the scenario, like XMage's strict mode); stops at a node, when the
-script is used up, or at the end of the game; then checks zones, states, counts, roles, variables,
-log entries (with the rules they cite) and the result. See tests/scenarios/README.md.
+script is used up (at a play timing the engine passes by itself too), or at the end of the game;
+checks what a decision offers where the script says so; then checks zones, states (marks and
+counters too), counts, roles, variables, log entries (with the rules they cite) and the result. See
+tests/scenarios/README.md.
 """
 
 from __future__ import annotations
