@@ -42,9 +42,10 @@ class Decision:
     max: int
     rules: tuple[str, ...]
     context: dict[str, Any]
+    automatic: bool  # its one legal answer is the engine's to take: shown only to who asked (Game.automatic)
 
     def __init__(self, player: int, kind: str, prompt: str, options: list[Option], min: int = 1, max: int = 1,
-                 rules: tuple[str, ...] = (), context: dict[str, Any] | None = None) -> None:
+                 rules: tuple[str, ...] = (), context: dict[str, Any] | None = None, automatic: bool = False) -> None:
         self.player = player
         self.kind = kind
         self.prompt = prompt
@@ -53,6 +54,7 @@ class Decision:
         self.max = max
         self.rules = rules
         self.context = {} if context is None else context
+        self.automatic = automatic
 
     def for_agent(self) -> Decision:
         """The decision as an agent may see it: ids and labels only, no engine objects."""

@@ -240,6 +240,8 @@ class Game:
         self.start_node: str | None = None  # a scenario may start mid-turn instead of at setup
         self.stop_at: str | None = None  # ...and stop when the walk reaches a node
         self.answers: list[list[str]] = []  # every answer given, in order (forks replay them when they must)
+        # Whether advance() also stops at the play timings the engine passes by itself (see automatic).
+        self.show_automatic = False
         # Keep a restartable copy at each play timing so forks elsewhere replay only the answers
         # since (None: from the first fork on; a search agent forks again and again).
         self.checkpoints: bool | None = None
@@ -309,7 +311,8 @@ class Game:
         if self._decision is None:
             raise IllegalAnswer("no decision is pending")
         values = check_answer(self._decision, option_ids)
-        self.answers.append(list(option_ids))
+        if not self._decision.automatic:  # the engine's own answers are no part of the game's record
+            self.answers.append(list(option_ids))
         self.resume_at = None
         self._step(values)
 
@@ -326,6 +329,8 @@ class Game:
         so playing a fork out costs what playing a game costs."""
         if self._decision is None:
             raise GameError("fork: no decision is pending (the game is over or has not started)")
+        if self._decision.automatic:
+            raise GameError("fork: the pending decision is one the engine takes itself (show_automatic)")
         if self.checkpoints is None:
             self.checkpoints = True
         if self.resume_at is not None:
@@ -497,6 +502,15 @@ class Game:
             self.resume_at = [(steps, i, c) for steps, i, c, _ in self.frames]
         values = yield decision
         return values
+
+    def automatic(self, decision: Decision) -> Gen:
+        """A decision whose one legal answer the engine takes itself (a play timing where passing is all
+        the player may do). Only a caller that set `show_automatic` (the scenario runner, which checks
+        what is offered there and may stop there) gets it from advance(), marked `automatic`, and
+        answers it with that answer; for everyone else it does not exist and counts as no decision."""
+        if self.show_automatic and decision.player not in self.state.left:
+            decision.automatic = True
+            yield decision
 
     def _restartable_here(self, ctx: Ctx) -> bool:
         frames = self.frames

@@ -3,12 +3,15 @@
 A scenario starts at any turn-structure node with given zone contents (placement states, cards
 under members, marks, counters), roles and turn number; answers every decision from its script
 (an unscripted decision fails the scenario, like XMage's strict mode); stops at a node, when the
-script is used up, or at the end of the game; then checks zones, states, counts, roles, variables,
-log entries (with the rules they cite) and the result. See tests/scenarios/README.md.
+script is used up (at a play timing the engine passes by itself too), or at the end of the game;
+checks what a decision offers where the script says so; then checks zones, states (marks and
+counters too), counts, roles, variables, log entries (with the rules they cite) and the result. See
+tests/scenarios/README.md.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +20,7 @@ from typing import Any
 from interpreter import locations
 from interpreter.cli.setup import cards_dir
 from interpreter.engine.context import GLOBAL_NAMES
-from interpreter.engine.decisions import Decision
+from interpreter.engine.decisions import Decision, Option
 from interpreter.engine.errors import GameError, IllegalAnswer
 from interpreter.engine.game import Game
 from interpreter.loader.cards import load_cards
@@ -29,10 +32,13 @@ from interpreter.loader.yaml_safe import PathKey, load_yaml
 from interpreter.state.objects import GameObject, Pending, winners_of
 
 _CACHE: dict[str, tuple[Rulebook, dict[str, CardDef]]] = {}
-_ENTRY_KEYS = {"card", "owner", "under", "marks", "counters"}
+_ENTRY_KEYS = {"card", "owner", "under", "marks", "counters", "entered_turn"}
 """Keys of a card entry in setup.zones; any other key is a placement state."""
-_STATE_CHECK_KEYS = {"player", "zone", "card", "under", "field"}
+_STATE_CHECK_KEYS = {"player", "zone", "card", "under", "field", "marks", "counters"}
 """Keys of an expect.states item; any other key is a placement state."""
+
+_OBJECT_OPTION = re.compile(r"c\d+(:a\d+)?$")
+"""The tail of an option id that names an object by its number (play_member:c12, use_skill:c1:a0)."""
 
 Problem = tuple[PathKey, str]
 """A problem with a scenario: where in the scenario file (a source-map path) and what."""
@@ -82,35 +88,44 @@ def _card_path(given: str) -> Path:
     return p
 
 
+def _option_matches(o: Option, sel: str) -> bool:
+    """Whether a readable selector names this option: its id, its label, its card's id,
+    ACTION:CARD_ID, or the id of a named course of action."""
+    if o.id == sel or o.label == sel:
+        return True
+    v = o.value
+    obj = v if isinstance(v, GameObject) else (v[1] if isinstance(v, tuple) and len(v) > 1 else None)
+    if isinstance(obj, GameObject):
+        if obj.card_id == sel:
+            return True
+        if ":" in sel:
+            act, cid = sel.split(":", 1)
+            return o.id.startswith(act + ":") and obj.card_id == cid
+        return False
+    if isinstance(v, dict):
+        return v.get("id") == sel
+    return isinstance(v, str) and v == sel
+
+
+def _offered_as(decision: Decision, sel: str) -> list[Option]:
+    """The options a check's selector names: as an answer would, or every option of an action
+    (`move` names move:c12 and move:c15)."""
+    return [o for o in decision.options if _option_matches(o, sel) or o.id.startswith(sel + ":")]
+
+
+def _options_text(decision: Decision) -> str:
+    return ", ".join(f"{o.id} ({o.label})" for o in decision.options)
+
+
 def _match(decision: Decision, selectors: list[str], game: Game) -> list[str]:
     """Turn readable selectors into option ids: an option id, a label, a card id, or ACTION:CARD_ID."""
     out: list[str] = []
     for sel in selectors:
         sel = str(sel)
-        found = None
-        for o in decision.options:
-            if o.id in out:
-                continue
-            v = o.value
-            obj = v if isinstance(v, GameObject) else (v[1] if isinstance(v, tuple) and len(v) > 1 else None)
-            if o.id == sel or o.label == sel:
-                found = o.id
-            elif isinstance(obj, GameObject):
-                if obj.card_id == sel:
-                    found = o.id
-                elif ":" in sel:
-                    act, cid = sel.split(":", 1)
-                    if o.id.startswith(act + ":") and obj.card_id == cid:
-                        found = o.id
-            elif isinstance(v, dict) and v.get("id") == sel:
-                found = o.id
-            elif isinstance(v, str) and v == sel:
-                found = o.id
-            if found:
-                break
+        found = next((o.id for o in decision.options if o.id not in out and _option_matches(o, sel)), None)
         if found is None:
             raise IllegalAnswer(f"no option matches '{sel}' in {decision.describe()}; options: "
-                                + ", ".join(f"{o.id} ({o.label})" for o in decision.options))
+                                + _options_text(decision))
         out.append(found)
     return out
 
@@ -132,15 +147,35 @@ def _place(game: Game, zones: dict[str, Any]) -> None:
                 under = spec.pop("under", [])
                 marks: dict[str, Any] = spec.pop("marks", {})
                 counters: dict[str, int] = spec.pop("counters", {})
+                entered = spec.pop("entered_turn", None)
                 states = {k: v for k, v in spec.items()}
                 obj = game._create(cid, owner, zone, states, None if shared else p)
                 obj.marks.update(marks)
                 obj.counters.update(counters)
+                held = []
                 for u in under:
                     uid = u if isinstance(u, str) else u["card"]
                     uo = game._create(uid, owner, zone, {}, None if shared else p)
                     uo.holder = obj.oid
                     uo.states = {}
+                    held.append(uo)
+                if entered is not None:
+                    for o in (obj, *held):
+                        _arrived(game, o, int(entered))
+
+
+def arrival_marks_of(rb: Rulebook, zone: str) -> list[str]:
+    """The arrival marks a card entering `zone` from outside their groups gets (zone_rules
+    arrival_marks), which a placed card with `entered_turn` carries too."""
+    return [mark for group, mark in rb.arrival_marks if zone in rb.group_sets.get(group, ())]
+
+
+def _arrived(game: Game, obj: GameObject, turn: int) -> None:
+    """A placed card entered its zone in `turn`: the engine's record of it (entered_turn) and the
+    rulebook's arrival marks say so alike, as a move there in that turn would have made them."""
+    obj.entered_turn = turn
+    for mark in arrival_marks_of(game.rb, obj.zone):
+        obj.marks[mark] = turn
 
 
 def default_roles(rb: Rulebook) -> dict[str, str]:
@@ -276,44 +311,165 @@ def _run(path: Path) -> Outcome:
     return out
 
 
+def _shown(entry: Any) -> str:
+    """A script entry as the scenario writes it, for messages."""
+    if isinstance(entry, dict):
+        return "{" + ", ".join(f"{k}: {_shown(v)}" for k, v in entry.items()) + "}"
+    if isinstance(entry, list):
+        return "[" + ", ".join(_shown(v) for v in entry) + "]"
+    return str(entry)
+
+
+def _shown_value(v: Any) -> str:
+    """A value as YAML writes it (a mark that is not there is null)."""
+    return "null" if v is None else "true" if v is True else "false" if v is False else repr(v)
+
+
+def _pkey(p: int) -> str:
+    return f"P{p + 1}"
+
+
+class _Script:
+    """The scripted answers and where the play stands in them: which entry comes next, and where a
+    problem with an entry is reported (each message names the entry as `answer N`, counted from 1)."""
+
+    def __init__(self, answers: list[Any]) -> None:
+        self.answers = answers
+        self.used = 0
+
+    @property
+    def done(self) -> bool:
+        return self.used >= len(self.answers)
+
+    def next(self) -> Any:
+        return self.answers[self.used]
+
+    def refused(self, d: Decision, reason: str, *at: str | int) -> Problem:
+        """The one way a scripted answer is refused: which entry, at which decision, and why."""
+        i = self.used
+        return (("answers", i, *at), f"answer {i + 1} ({_shown(self.answers[i])}) refused at {d.describe()}: "
+                                     f"{reason}; offered: {_options_text(d)}")
+
+    def failed_after(self, e: Exception) -> Problem:
+        """The game stopped with an error after the last entry used (or before the first)."""
+        if self.used == 0:
+            return ("setup", "start_at"), f"before the first answer: {e}"
+        return ("answers", self.used - 1), f"after answer {self.used} ({_shown(self.answers[self.used - 1])}): {e}"
+
+
 def _play(game: Game, answers: list[Any], stop: dict[str, Any]) -> list[Problem]:
-    """Answer each decision from the script; a problem stops the play."""
-    used = 0
+    """Answer each decision from the script; a problem stops the play.
+
+    The runner also sees the play timings where passing is all a player may do, which the engine
+    passes by itself (Game.show_automatic): a plain answer is never used there, an `auto_pass`
+    entry is, and `stop: {when: answers_used}` stops at the first of them once the script is used
+    up, as it does at an asked decision, instead of playing on past the point the script reached."""
+    game.show_automatic = True
+    script = _Script(answers)
     try:
-        while True:
-            d = game.advance()
-            if d is None:
+        d = game.advance()
+    except GameError as e:
+        return [script.failed_after(e)]
+    while d is not None:
+        if d.player is None:  # asked of a role nobody holds: the scenario did not give it
+            return [(("setup", "roles"), f"the game asks no one ('{d.prompt}' for a role no player holds): "
+                                         f"give the roles the turn needs in setup.roles (this rulebook's: "
+                                         f"{', '.join(game.rb.roles)})")]
+        if script.done:
+            if stop.get("when") == "answers_used":
                 break
-            if d.player is None:  # asked of a role nobody holds: the scenario did not give it
-                return [(("setup", "roles"), f"the game asks no one ('{d.prompt}' for a role no player holds): "
-                                             f"give the roles the turn needs in setup.roles (this rulebook's: "
-                                             f"{', '.join(game.rb.roles)})")]
-            if used >= len(answers):
-                if stop.get("when") == "answers_used":
-                    break
-                return [(("answers",), f"unscripted decision: {d.describe()}; options: "
-                                       + ", ".join(f"{o.id} ({o.label})" for o in d.options))]
-            a = answers[used]
-            used += 1
-            if isinstance(a, dict) and "concede" in a:
-                game.concede(_player(a["concede"], "answers"))
-                continue
-            if isinstance(a, dict):
-                if _player(a["player"], "answers") != d.player:
-                    return [(("answers", used - 1), f"answer {used}: expected a decision for {a['player']}, "
-                                                    f"got {d.describe()}")]
-                sel = a["choose"]
-            else:
-                sel = a
-            sel = sel if isinstance(sel, list) else [sel]
-            game.answer(_match(d, [str(s) for s in sel], game))
-    except (IllegalAnswer, GameError) as e:
-        if used == 0:
-            return [(("setup", "start_at"), f"before the first answer: {e}")]
-        return [(("answers", used - 1), f"answer {used}: {e}")]
-    if used < len(answers):
-        return [(("answers", used), f"only {used} of {len(answers)} scripted answers were used")]
+            if not d.automatic:
+                return [(("answers",), f"unscripted decision: {d.describe()}; options: {_options_text(d)}")]
+            ids: list[str] | None = [d.options[0].id]
+        elif d.automatic:
+            a = script.next()
+            if isinstance(a, dict) and "auto_pass" in a and _player(a["auto_pass"], "answers") == d.player:
+                problems = _check_offers(script, d, a)
+                if problems:
+                    return problems
+                script.used += 1
+            ids = [d.options[0].id]
+        else:
+            try:
+                ids = _scripted(script, d, game)
+            except _Refused as r:
+                return r.problems
+        try:
+            if ids is not None:
+                game.answer(ids)
+            d = game.advance()
+        except (IllegalAnswer, GameError) as e:
+            return [script.failed_after(e)]
+    if not script.done:
+        return [(("answers", script.used), f"only {script.used} of {len(answers)} scripted answers were used")]
     return []
+
+
+class _Refused(Exception):
+    """A scripted entry that cannot be used at the decision it met: refused, or its checks failed."""
+
+    def __init__(self, *problems: Problem) -> None:
+        super().__init__(problems[0][1])
+        self.problems = list(problems)
+
+
+def _scripted(script: _Script, d: Decision, game: Game) -> list[str] | None:
+    """The option ids the next entry answers an asked decision with (the entry is used); None for a
+    concession, made here. A refused entry raises _Refused; so do its failed checks."""
+    a = script.next()
+    if isinstance(a, dict) and "auto_pass" in a:
+        who = a["auto_pass"]
+        why = (f"expected {who} to pass by itself here (passing the only legal answer), but "
+               f"{_pkey(d.player)} is asked")
+        offered = [s for s in a.get("not_offered") or [] if _offered_as(d, str(s))]
+        if offered:
+            why += f", and {', '.join(map(str, offered))} is offered"
+        raise _Refused(script.refused(d, why, "auto_pass"))
+    if isinstance(a, dict) and "concede" in a:
+        script.used += 1
+        game.concede(_player(a["concede"], "answers"))
+        return None
+    if isinstance(a, dict):
+        problems = _check_offers(script, d, a)
+        if "player" in a and _player(a["player"], "answers") != d.player:
+            problems.insert(0, script.refused(d, f"it is {_pkey(d.player)}'s decision, not {a['player']}'s", "player"))
+        if problems:
+            raise _Refused(*problems)
+        sel = a["choose"]
+        at: tuple[str, ...] = ("choose",)
+    else:
+        sel, at = a, ()
+    picks = [str(x) for x in (sel if isinstance(sel, list) else [sel])]
+    ids: list[str] = []
+    for x in picks:
+        found = next((o.id for o in d.options if o.id not in ids and _option_matches(o, x)), None)
+        if found is None:
+            raise _Refused(script.refused(d, f"no option matches '{x}'", *at))
+        ids.append(found)
+    if not d.min <= len(ids) <= d.max:
+        span = f"{d.min}" if d.min == d.max else f"{d.min} to {d.max}"
+        raise _Refused(script.refused(d, f"it takes {span} pick(s), the answer gives {len(ids)}", *at))
+    script.used += 1
+    return ids
+
+
+def _check_offers(script: _Script, d: Decision, a: dict[str, Any]) -> list[Problem]:
+    """An entry's checks of what the decision offers: `offered` (each names some option) and
+    `not_offered` (none names any)."""
+    i = script.used
+    problems: list[Problem] = []
+    for j, sel in enumerate(a.get("offered") or []):
+        if not _offered_as(d, str(sel)):
+            problems.append((("answers", i, "offered", j),
+                             f"answer {i + 1}: expected '{sel}' to be offered at {d.describe()}, but it is not; "
+                             f"offered: {_options_text(d)}"))
+    for j, sel in enumerate(a.get("not_offered") or []):
+        hits = _offered_as(d, str(sel))
+        if hits:
+            problems.append((("answers", i, "not_offered", j),
+                             f"answer {i + 1}: expected '{sel}' not to be offered at {d.describe()}, but it is: "
+                             + ", ".join(f"{o.id} ({o.label})" for o in hits)))
+    return problems
 
 
 def _players_text(n: int) -> str:
@@ -402,6 +558,32 @@ class _Names:
             self.values.append(((*path, "ability"), f"{what}: {cid} has no triggered ability {item['ability']} "
                                                     f"(its triggered abilities: {known})"))
 
+    def arrival(self, entry: dict[str, Any], zone: str, turn: int, path: PathKey, what: str) -> None:
+        """`entered_turn` is a turn the game has had (not after the scenario's), and sets the arrival
+        marks itself: giving one of them in `marks` too would say two things."""
+        if "entered_turn" in entry and entry["entered_turn"] > turn:
+            self.values.append(((*path, "entered_turn"), f"{what}: entered_turn {entry['entered_turn']} is after "
+                                                        f"the scenario's turn ({turn})"))
+        for mark in arrival_marks_of(self.rb, zone):
+            if mark in (entry.get("marks") or {}):
+                self.keys.append(((*path, "marks", mark), f"{what}: '{mark}' is this zone's arrival mark: give "
+                                                          f"the card's entered_turn instead, which sets it and "
+                                                          f"the engine's record of the turn alike"))
+
+    def selector(self, sel: str, path: PathKey, what: str) -> None:
+        """A check's name for an option: what names a card or an action must name one that exists,
+        or a misspelt name would make a `not_offered` check that always holds."""
+        head, _, tail = sel.partition(":")
+        if tail and head in self.rb.actions:
+            if not _OBJECT_OPTION.match(tail):  # else an object's option, by its number (c2, c1:a0)
+                self.card(tail, path, what)
+        elif tail and head == "z":
+            if tail not in self.rb.zones:
+                self.values.append((path, f"{what}: unknown zone '{tail}'"))
+        elif tail and head != "s":
+            self.values.append((path, f"{what}: '{sel}': no action '{head}' in this rulebook (known: "
+                                      f"{', '.join(self.rb.actions)}); write ACTION:CARD_ID"))
+
     def role(self, role: str, path: PathKey, what: str) -> None:
         if role not in self.rb.roles:
             self.keys.append((path, f"{what}: unknown role '{role}' (known: {', '.join(self.rb.roles)})"))
@@ -434,6 +616,7 @@ def _check_setup(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) ->
                 for j, u in enumerate(e.get("under") or []):
                     n.card(u if isinstance(u, str) else u["card"], (*epath, "under", j), f"{what} under")
                 n.states(e, _ENTRY_KEYS, epath, what)
+                n.arrival(e, zone, int(setup.get("turn", 1)), epath, what)
     for pkey, deck in (setup.get("decks") or {}).items():
         dpath: PathKey = ("setup", "decks", pkey)
         if not n.player(pkey, dpath, "setup.decks", at_key=True):
@@ -464,8 +647,12 @@ def _check_setup(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) ->
         n.node(stop["at"], ("stop", "at"), "stop.at")
     for i, a in enumerate(sc.get("answers") or []):
         if isinstance(a, dict):
-            key = "concede" if "concede" in a else "player"
-            n.player(a[key], ("answers", i, key), f"answer {i + 1}", at_key=False)
+            for key in ("concede", "player", "auto_pass"):
+                if key in a:
+                    n.player(a[key], ("answers", i, key), f"answer {i + 1}", at_key=False)
+            for key in ("offered", "not_offered"):
+                for j, sel in enumerate(a.get(key) or []):
+                    n.selector(sel, ("answers", i, key, j), f"answer {i + 1} {key}")
     return n.keys, n.values
 
 
@@ -570,6 +757,7 @@ def _expectation_failures(game: Game, exp: dict[str, Any]) -> Iterator[Problem]:
         if not objs:
             yield where, f"state check: no {item['card']} in {zone}"
             continue
+        objs.sort(key=lambda o: o.holder is not None)  # a card on top before one held under another
         for k, v in item.items():
             if k in ("player", "zone", "card"):
                 continue
@@ -583,6 +771,18 @@ def _expectation_failures(game: Game, exp: dict[str, Any]) -> Iterator[Problem]:
                     got = game.field(objs[0], fname)
                     if got != fv:
                         yield (*where, k, fname), f"{item['card']}: expected {fname} {fv}, got {got}"
+            elif k == "marks":  # as the rulebook reads them: a mark not there reads null
+                for mname, mv in v.items():
+                    got = objs[0].marks.get(mname)
+                    if got != mv or type(got) is not type(mv):
+                        yield ((*where, k, mname), f"{item['card']} in {zone}: expected mark {mname} "
+                                                   f"{_shown_value(mv)}, got {_shown_value(got)}")
+            elif k == "counters":
+                for cname, cv in v.items():
+                    on_card = objs[0].counters.get(cname, 0)
+                    if on_card != cv:
+                        yield ((*where, k, cname),
+                               f"{item['card']} in {zone}: expected counter {cname} {cv}, got {on_card}")
             elif objs[0].states.get(k) != v:
                 yield (*where, k), f"{item['card']} in {zone}: expected {k} {v}, got {objs[0].states.get(k)}"
     for role, pkey in (exp.get("roles") or {}).items():

@@ -118,6 +118,8 @@ def _act_or_pass(game: Game, player: int, action_ids: list[str], ctx: Ctx, *, re
     options.append(Option("pass", "pass", None))
     if len(options) == 1:
         choice = None
+        if game.show_automatic:
+            yield from game.automatic(Decision(player, "play", "play_timing", options, 1, 1, rules))
     else:
         (choice,) = yield from game.ask(Decision(player, "play", "play_timing", options, 1, 1, rules), ctx,
                                         restartable=restartable)
