@@ -50,6 +50,9 @@ def load(tmp: Path, block: str) -> tuple[Any, Any]:
     toy = before + "\n" + actions.strip() + "\n" + after_actions.split("\nturn:\n")[0] + "\nturn:\n" + turn
     toy = toy.replace("turn_player: current", "turn_player: mover").replace("stage ==", "turn ==")  # no `stage` here
     toy = toy.replace("ordered: false, groups: [board]}", "ordered: false, groups: [board], states: [face]}")
+    # The toy's event `ping` was raised by its own turn: a template raises it now (a declared event
+    # must be raised by something).
+    toy += "\ntemplates:\n  - {id: ping, rules: [\"5\"], params: {}, do: [{emit: {event: ping}}]}\n"
     (d / "all.yaml").write_text(toy, encoding="utf-8")
     cards = tmp / "cards"
     cards.mkdir()
