@@ -322,3 +322,35 @@ def test_a_phrase_gives_what_a_response_ability_answers() -> None:
     c = compile_ability_text(g, "【対抗】：相手の能力[捨てる]")
     assert list(c.ability) == ["kind", "answers", "cost", "effect"]
     assert c.ability["answers"] == "target.kind == 'ability' and target.player != you"
+
+
+def test_a_text_slot_gives_a_keyword_parameter() -> None:
+    """A `text` slot gives the text in its brackets itself (a `quoted` one an expression literal), so a
+    phrase puts an icon's parameter into its keyword's parameters; the bracket after a `kept_after`
+    token, or after the token and the number printed with it, is kept as written, spaces too; a
+    sentence in it is reminder text that the slot does not read."""
+    section = {
+        "reminder": {"open": "（", "close": "）", "kept_after": ["【段階】", "【守り】"]},
+        "slots": [{"id": "number", "kind": "number"}, {"id": "param", "kind": "text", "open": "(", "close": ")"}],
+        "phrases": [
+            {"id": "staged_of", "rules": ["1"], "part": "marker", "text": "【段階】{n:number}{t:param}:",
+             "gives": {"kind": "quick", "keywords": [{"staged": {"n": "{n}", "tag": "{t}"}}]}},
+            {"id": "staged", "rules": ["1"], "part": "marker", "text": "【段階】{n:number}:",
+             "gives": {"kind": "quick", "keywords": [{"staged": "{n}"}]}},
+            {"id": "guard_of", "rules": ["1"], "part": "marker", "text": "【守り】{t:param}",
+             "gives": {"kind": "aura", "keywords": [{"guard": "{t}"}]}},
+            {"id": "ping", "rules": ["1"], "part": "clause", "text": "合図する。",
+             "gives": {"effect": [{"emit": {"event": "ping"}}]}}]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert g.problems == []
+    rules = g.rules
+    assert normalize("【段階】２（赤 組）：合図 する。", rules).text == "【段階】2(赤 組):合図する。"
+    assert normalize("【段階】２：（説明）合図する。", rules).text == "【段階】2:合図する。"
+    assert compile_ability_text(g, "【段階】２（赤 組）：合図する。").ability == {
+        "kind": "quick", "keywords": [{"staged": {"n": 2, "tag": "赤 組"}}], "effect": [{"emit": {"event": "ping"}}]}
+    assert compile_ability_text(g, "【段階】３：合図する。").ability["keywords"] == [{"staged": 3}]
+    # the value is the text itself, not an expression literal
+    assert compile_ability_text(g, "【守り】（青）").ability == {"kind": "aura", "keywords": [{"guard": "青"}]}
+    # a sentence in the kept bracket is no parameter: reported, never read as one
+    c = compile_ability_text(g, "【段階】２（合図したら、得る。）：合図する。")
+    assert c.ability is None and [f.text for f in c.unmatched][0].startswith("【段階】2(")

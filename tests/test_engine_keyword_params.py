@@ -175,3 +175,34 @@ def test_keyword_value_names_a_declared_keyword(tmp_path: Path) -> None:
         toy_variant(tmp_path, replace=(KEYWORDS, ("if: \"this.power >= kw.n\"",
                                                   "if: \"keyword_value(this, 'on_ping') == 1\"")))
     assert "keyword_value: keyword 'on_ping' has no parameters" in str(e.value)
+
+
+OPTIONAL = (KEYWORDS_AT, KEYWORDS_AT + """\
+  - id: guard
+    rules: ["4"]
+    kind: condition
+    group: guard
+    params: {tag: {type: string, default: null}}
+    if: "kw.tag == null or kw.tag in as_list(this.tags)"
+""")
+OPTIONAL_CARDS = "game: toy\ncards:\n" + unit("K-GUARD", 1, quick("[guard]", "any_guard"),
+                                               quick("[{guard: red}]", "red_guard"),
+                                               quick("[{guard: blue}]", "blue_guard"))
+
+
+def test_a_parameter_with_a_null_default_may_be_left_out(tmp_path: Path) -> None:
+    """`default: null`: a keyword printed with or without its value (a blocker with or without an
+    attribute) is one keyword; listed bare, its parameter reads as null, and it is shown without it."""
+    rb, cards = toy_variant(tmp_path, replace=(OPTIONAL,), cards=OPTIONAL_CARDS)
+    abilities = cards["K-GUARD"].abilities
+    assert [ab.keyword_params for ab in abilities] == [{"guard": {"tag": None}}, {"guard": {"tag": "red"}},
+                                                      {"guard": {"tag": "blue"}}]
+    details = card_details(rb, cards["K-GUARD"])
+    assert "  ability 1 (activated; guard, on_board)" in details
+    assert "  ability 2 (activated; guard(red), on_board)" in details
+    g = game_of((rb, cards), {"P1": {"field": ["K-GUARD"]}})
+    env = (rb, cards)
+    assert ev(env, g, f"keyword_values({card(g, 'K-GUARD')}, 'guard')") == [None, "red", "blue"]
+    d = g.advance()
+    # the bare one (no tag: always) and the red one (the unit is red); not the blue one
+    assert len([o for o in d.options if o.id.startswith("use:")]) == 2

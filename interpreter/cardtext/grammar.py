@@ -4,7 +4,9 @@ A phrase has a `part` (what it is: an ability `marker`, a `cost`, a `clause` of 
 smaller phrase type of the rulebook's own such as a card description), one or more patterns and
 what it `gives`. A pattern is literal text with typed slots, `{n:number}` or `{card}` (the slot is
 named after its type when no name is given). A slot type is a slot kind of the rulebook (`number`,
-`quoted`, `words`, `repeat`, `ability`) or a part: slots nest phrases, so phrases compose. An `ability`
+`quoted`, `text`, `words`, `repeat`, `ability`) or a part: slots nest phrases, so phrases compose. A
+`quoted` slot gives an expression string literal (for conditions); a `text` slot gives the text itself,
+a value such as a keyword's parameter (`gives: {keywords: [{named: "{n}"}]}`). An `ability`
 slot holds a whole ability written inside the text (「...」を得る: an ability an effect grants), read
 up to the close of the quote it stands in and compiled by the same phrases.
 
@@ -29,7 +31,7 @@ GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "answ
 """What a marker, cost or clause may give: parts of an ability (`if` puts what follows under a condition;
 `answers` is what a response ability may be presented against)."""
 
-SLOT_KINDS = ("number", "quoted", "words", "repeat", "ability")
+SLOT_KINDS = ("number", "quoted", "text", "words", "repeat", "ability")
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _DIGITS = re.compile(r"[0-9]+")
@@ -320,6 +322,13 @@ class Matcher:
                 end = text.find(slot.close, pos + len(slot.open))
                 if end > pos + len(slot.open):
                     yield end + len(slot.close), expr_literal(text[pos + len(slot.open):end])
+        elif slot.kind == "text":  # the text between open and close as a value; a sentence is no value
+            if text.startswith(slot.open, pos):
+                start = pos + len(slot.open)
+                end = text.find(slot.close, start)
+                value = text[start:end]
+                if end > start and value.strip() and not any(e in value for e in self.g.sentence_ends):
+                    yield end + len(slot.close), value.strip()
         elif slot.kind == "words":
             for word, value in slot.words:
                 if word and text.startswith(word, pos):

@@ -4,8 +4,9 @@ Printed text mixes full-width and half-width digits and punctuation, icon markup
 text. Both the text and the patterns are put through NFKC (full-width digits, letters, colons and
 brackets become their half-width forms), markup is replaced by the tokens the rulebook names, text
 between the reminder brackets is dropped (it has no effect; but a bracket right after one of the
-rulebook's `kept_after` tokens holds a parameter printed beside an icon and is kept) and spaces
-outside quoted names are removed. Each kept character remembers its index in the source, so a
+rulebook's `kept_after` tokens, or after such a token and the number printed with it, holds a
+parameter printed beside an icon and is kept as written, like a quote) and spaces outside quoted
+names are removed. Each kept character remembers its index in the source, so a
 fragment no phrase matches is reported at its own column.
 """
 
@@ -82,9 +83,13 @@ def normalize(src: str, rules: TextRules) -> Normalized:
         if in_reminder:
             in_reminder = rules.reminder is not None and ch != rules.reminder[1]
             continue
-        if quote_close is None and rules.reminder is not None and ch == rules.reminder[0] and not any(
-                "".join(kept_chars[-len(t):]) == t for t in rules.reminder_kept_after if len(kept_chars) >= len(t)):
-            in_reminder = True
+        if quote_close is None and rules.reminder is not None and ch == rules.reminder[0]:
+            if not _after_kept_token(kept_chars, rules.reminder_kept_after):
+                in_reminder = True
+                continue
+            quote_close = rules.reminder[1]  # an icon's parameter: kept as written, spaces too
+            kept_chars.append(ch)
+            kept_origin.append(o)
             continue
         if quote_close is not None:
             if ch == quote_close:
@@ -99,6 +104,14 @@ def normalize(src: str, rules: TextRules) -> Normalized:
         kept_chars.append(ch)
         kept_origin.append(o)
     return Normalized("".join(kept_chars), tuple(kept_origin))
+
+
+def _after_kept_token(kept: list[str], tokens: tuple[str, ...]) -> bool:
+    """Whether the text kept so far ends with one of `tokens`, or with one and the number printed right
+    after it (an icon with its value, such as a level)."""
+    text = "".join(kept)
+    bare = text.rstrip("0123456789")
+    return any(text.endswith(t) or bare.endswith(t) for t in tokens)
 
 
 def split_abilities(src: str, rules: TextRules) -> list[tuple[int, str]]:

@@ -2,9 +2,11 @@
 
 A keyword declares its parameters (`params: {n: {type: int, default: 1}}`); an ability lists it bare
 (every parameter takes its default) or with values (`{charge: 3000}` for a keyword of one parameter,
-`{unity: {n: 3, name: X}}` for several). The keyword's own expressions (a condition's `if`, a trigger's
-`if` / `state`) read the values as `kw.NAME`: they are compiled once for each set of values the cards
-give, with `kw` fixed to those values, so nothing is looked up while the game runs.
+`{unity: {n: 3, name: X}}` for several); a default of null makes a parameter that may be left out and
+then reads as null (a keyword printed with or without its value). The keyword's own expressions (a
+condition's `if`, a trigger's `if` / `state`) read the values as `kw.NAME`: they are compiled once for
+each set of values the cards give, with `kw` fixed to those values, so nothing is looked up while the
+game runs.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def _expected(kind: str) -> str:
 
 def declare(kid: str, k: dict[str, Any], loc: Loc, comp: Compiler) -> tuple[Param, ...]:
     """The parameters a keyword declares (`params`), each checked: a name, a known type, a default of
-    that type."""
+    that type or null (the parameter may be left out: a keyword printed with or without its value)."""
     raw = k.get("params")
     if raw is None:
         return ()
@@ -67,7 +69,7 @@ def declare(kid: str, k: dict[str, Any], loc: Loc, comp: Compiler) -> tuple[Para
                 comp.error(pl.at(key), f"unknown key '{key}' in parameter '{name}' (allowed: type, default)",
                            at_key=True)
         kind = str(spec["type"])
-        if "default" in spec and not type_ok(kind, spec["default"]):
+        if "default" in spec and spec["default"] is not None and not type_ok(kind, spec["default"]):
             comp.error(pl.at("default"), f"keyword '{kid}': the default of parameter '{name}' must be "
                                          f"{_expected(kind)}, got {spec['default']!r}")
         out.append((name, kind, "default" in spec, spec.get("default")))
@@ -163,7 +165,9 @@ def compile_exprs(entry: dict[str, Any], values: dict[str, Any], comp: Compiler)
 
 
 def label(kid: str, values: dict[str, Any] | None) -> str:
-    """How a keyword with its values is shown to players: `charge(3000)`, `unity(n=3, name=X)`."""
+    """How a keyword with its values is shown to players: `charge(3000)`, `unity(n=3, name=X)`; a
+    parameter left null is not shown (`blocker`, not `blocker(None)`)."""
+    values = {k: v for k, v in (values or {}).items() if v is not None}
     if not values:
         return kid
     if len(values) == 1:
