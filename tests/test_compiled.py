@@ -22,6 +22,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.xdist_group("compiled")
+"""Under pytest-xdist (`--dist loadgroup`) these tests run on one worker, so they
+build the engine once (a minute or two of one core)."""
 
 PROBE = r"""
 import hashlib, random

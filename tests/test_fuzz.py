@@ -11,8 +11,8 @@ the same games; a failure prints the decks and seed that reproduce it.
 from __future__ import annotations
 
 import os
-import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +40,9 @@ rulebook fuzzed in full above)."""
 EXTRA_MAX = 5
 """Cards beyond the exact counts, when the rules leave room (only bounds, or cards no count covers)."""
 
-PLAYED: Counter[str] = Counter()
-"""Games played to the end with every invariant holding, per rulebook."""
-DECISIONS: Counter[str] = Counter()
+FUZZ_PROPERTY = "fuzz_games"
+"""Each fuzz test records [rulebook, games played to the end with every invariant holding, decisions]
+under this name; conftest.py prints the volume at the end of the session."""
 
 
 def _env(game: str, fmt: str | None = None) -> tuple[Any, Any]:
@@ -194,11 +194,13 @@ CASES = [(g, None) for g in GAMES] + [(g, f) for g in GAMES for f in _formats(g)
 
 
 @pytest.mark.parametrize(("game", "fmt"), CASES, ids=lambda v: str(v) if v else "")
-def test_random_legal_decks_keep_invariants(game: str, fmt: str | None, capsys: pytest.CaptureFixture[str]):
+def test_random_legal_decks_keep_invariants(game: str, fmt: str | None,
+                                            record_property: Callable[[str, object], None]):
     rb, cards = _env(game, fmt)
     assert rb.deck_rules, f"{game} has no deck construction rules to draw decks from"
     key = f"{game}:{fmt}" if fmt else game
     examples = FORMAT_EXAMPLES if fmt else EXAMPLES
+    played = Counter[str]()
 
     @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -209,24 +211,10 @@ def test_random_legal_decks_keep_invariants(game: str, fmt: str | None, capsys: 
         note(f"seed={seed} decks={decks}")
         g = play_one(rb, cards, decks, seed, invariants=True)  # invariants after every step
         assert g.state.result is not None
-        PLAYED[key] += 1
-        DECISIONS[key] += g.state.decisions
+        played["games"] += 1
+        played["decisions"] += g.state.decisions
 
-    start = time.perf_counter()
     play()
-    seconds = time.perf_counter() - start
-    assert PLAYED[key] == examples, f"played {PLAYED[key]} of {examples} games"
-    with capsys.disabled():
-        print(f"\nfuzz {key}: {PLAYED[key]} random legal deck sets x seeds played to the end, "
-              f"{DECISIONS[key]} decisions, invariants checked after every step, {seconds:.1f} s")
-
-
-def test_fuzz_volume(capsys: pytest.CaptureFixture[str]):
-    """Runs after the games: the total volume is examples x games (games that load)."""
-    if not PLAYED:
-        pytest.skip("the fuzz games did not run in this session (deselected)")
-    assert all(n == (FORMAT_EXAMPLES if ":" in k else EXAMPLES) for k, n in PLAYED.items()), dict(PLAYED)
-    with capsys.disabled():
-        print(f"\nfuzz volume: {sum(PLAYED.values())} games ({EXAMPLES} examples a rulebook, {FORMAT_EXAMPLES} a "
-              f"format) over {len(PLAYED)} rulebooks and formats "
-              f"({', '.join(sorted(PLAYED))}), {sum(DECISIONS.values())} decisions")
+    assert played["games"] == examples, f"played {played['games']} of {examples} games"
+    # The session's closing summary (conftest.py) adds these up over every worker's tests.
+    record_property(FUZZ_PROPERTY, [key, played["games"], played["decisions"]])

@@ -16,6 +16,21 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.xdist_group("install")
+"""Under pytest-xdist (`--dist loadgroup`) these tests run on one worker, so they
+build and install the wheel once."""
+
+
+def _sources(dst: Path) -> Path:
+    """What the wheel is built from (setup.py and pyproject.toml name nothing else), copied: a
+    build writes build/ and *.egg-info into its source tree, which must not be the checkout other
+    tests (and other test workers) are reading."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "compiled.json")
+    for name in ("interpreter", "rulebooks", "schemas", "cards"):
+        shutil.copytree(ROOT / name, dst / name, ignore=ignore)
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, dst / name)
+    return dst
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +38,8 @@ def installed(tmp_path_factory):
     """The `sogo` command of a fresh virtual environment with the wheel installed."""
     base = tmp_path_factory.mktemp("install")
     wheels = base / "wheels"
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(wheels)],
+    source = _sources(base / "source")  # pip builds in the source tree: a copy keeps the checkout untouched
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(wheels)],
                            capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
     (wheel,) = wheels.glob("sogo-*.whl")
