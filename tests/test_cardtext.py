@@ -132,6 +132,38 @@ def test_compile_writes_abilities_keeps_hand_and_comments(rb, card_file: Path) -
     assert card_file.read_text(encoding="utf-8") == before
 
 
+def test_written_files_read_back_without_libyaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unmatched fragments holding `?` or `:` (or starting with `?`) are written so that the file reads
+    back as written with the pure-Python YAML parser too, by `cards compile --write` and `cards import`."""
+    from interpreter.loader import yaml_safe
+
+    shutil.copytree(TOY, tmp_path / "books" / "toy")
+    monkeypatch.setenv("SOGO_RULEBOOKS", str(tmp_path / "books"))
+    texts = ["【合図】相手に好きな数を聞く？その数を記録する。", "【合図】？から始まる文。",
+             "【合図】相手は1：2で負ける。", "【合図】記録が1: 相手は負ける。"]
+    cards = "".join(f"  - {{id: T-Q{i}, type: unit, name: Q, power: 1, text: \"{t}\"}}\n" for i, t in enumerate(texts))
+    path = tmp_path / "cards.yaml"
+    path.write_text("game: toy\ncards:\n" + cards, encoding="utf-8")
+    code, _, err = run("cards", "compile", str(TOY), str(path), "--write")
+    assert code == 1 and "no phrase matches" in err
+    monkeypatch.setattr(yaml_safe, "_FAST_LOADER", None)
+    data, _ = yaml_safe.load_yaml(path)
+    todos = [c["abilities"][0]["todo"] for c in data["cards"]]
+    assert todos == [["相手に好きな数を聞く?その数を記録する。"], ["?から始まる文。"], ["相手は1:", "2で負ける。"],
+                     ["記録が1:", "相手は負ける。"]]
+    # an import writes the same way: a fan list record whose text no phrase reads
+    records = json.loads(LLOCG.read_text(encoding="utf-8"))
+    records["SGX-bp1-004-N"]["ability"] = "{{toujyou.png|登場}}相手に好きな色を聞く？その色を記録する。"
+    listed = tmp_path / "list.json"
+    listed.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    out_file = tmp_path / "imported.yaml"
+    code, _, err = run("cards", "import", "lovelive", str(listed), "--mapping", "llocg_db", "-o", str(out_file))
+    assert "no phrase matches" in err
+    data, _ = yaml_safe.load_yaml(out_file)
+    card = next(c for c in data["cards"] if c["id"] == "SGX-bp1-004-N")
+    assert card["abilities"][0]["todo"] == ["相手に好きな色を聞く?その色を記録する。"]
+
+
 def test_check_reports_an_ability_that_drifted_from_its_text(card_file: Path) -> None:
     run("cards", "compile", str(TOY), str(card_file), "--write")
     code, out, err = run("cards", "compile", str(TOY), str(card_file), "--check")

@@ -160,21 +160,46 @@ def write_compiled(result: FileResult) -> str:
     return out.getvalue()
 
 
-def _flow_leaves(value: Any) -> Any:
-    """Small mappings (a template call's arguments) written on one line, as card files write them."""
+def _flow_leaves(value: Any, in_flow: bool = False) -> Any:
+    """Small mappings (a template call's arguments) written on one line, as card files write them;
+    a string that would not read back as itself written plain is quoted (`_reads_back_plain`)."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
 
+    if isinstance(value, str):
+        if _reads_back_plain(value, in_flow):
+            return value
+        printable = value.isprintable() and "'" not in value
+        return SingleQuotedScalarString(value) if printable else DoubleQuotedScalarString(value)
     if isinstance(value, dict):
-        m = CommentedMap((k, _flow_leaves(v)) for k, v in value.items())
-        if all(not isinstance(v, dict | list) for v in value.values()) and len(value) <= 4:
+        flow = all(not isinstance(v, dict | list) for v in value.values()) and len(value) <= 4
+        m = CommentedMap((k, _flow_leaves(v, flow)) for k, v in value.items())
+        if flow:
             m.fa.set_flow_style()
         return m
     if isinstance(value, list):
-        s = CommentedSeq(_flow_leaves(v) for v in value)
-        if all(isinstance(v, str) for v in value):
+        flow = all(isinstance(v, str) for v in value)
+        s = CommentedSeq(_flow_leaves(v, flow) for v in value)
+        if flow:
             s.fa.set_flow_style()
         return s
     return value
+
+
+def _reads_back_plain(text: str, in_flow: bool) -> bool:
+    """Whether `text` written as a plain scalar (inside a flow collection, or as a block value) reads
+    back as the same string with the pure-Python YAML parser: the writer emits some plain scalars,
+    such as one holding `?` in a flow sequence, that only libyaml accepts, or that read back as
+    something else, such as one starting with `?`."""
+    import yaml
+
+    if not text or text != text.strip() or "\n" in text:
+        return False
+    doc, want = (f"[{text}]", [text]) if in_flow else (f"k: {text}", {"k": text})
+    try:
+        return bool(yaml.load(doc, Loader=yaml.SafeLoader) == want)
+    except yaml.YAMLError:
+        return False
 
 
 def check_file(result: FileResult) -> list[Diagnostic]:
