@@ -200,6 +200,56 @@ def test_stats_counts_and_names_the_next_phrases(card_file: Path) -> None:
     assert "fully compiled 2 (50.0%)" in out
 
 
+def test_stats_group_fragments_by_family_with_printings_and_texts(tmp_path: Path) -> None:
+    """Each unmatched fragment is counted under the family of what was being read where matching
+    stopped (a phrase type or slot type, or the derived family of the phrase: action, condition...),
+    once per printing and once per distinct text, with the place marked."""
+    texts = {
+        "T-A1": "【合図】手札の「Plain」を1枚山札に置く。",  # a clause's own words differ after its slot
+        "T-A2": "【合図】手札の「Plain」を1枚山札に置く。",  # another printing of the same text
+        "T-N": "【合図】合図数をXにする。",  # a number slot reads no X
+        "T-C": "【合図】第2段階なら、合図数を2にする。",  # a condition's words differ
+        "T-K": "【合図】手札のもの1枚捨て札に置く。",  # no card description reads it
+        "T-O": "【合図】相手は１点を失う。",  # no phrase reads its first word
+        # inside a quoted ability
+        "T-G": "【合図】ラウンド終了時まで、場のカードは「【合図】合図数をYにする。」を得る。",
+    }
+    path = tmp_path / "cards.yaml"
+    path.write_text("game: toy\ncards:\n" + "".join(
+        f"  - {{id: {cid}, type: unit, name: X, power: 1, text: \"{t}\"}}\n" for cid, t in texts.items()),
+        encoding="utf-8")
+    code, out, _ = run("cards", "stats", str(TOY), str(path), "--json")
+    report = json.loads(out)
+    assert report["abilities"]["partial"] + report["abilities"]["none"] == 7
+    assert sum(report["distinct_texts"].values()) == 6
+    families = {f["family"]: (f["count"], f["texts"], [u["stopped_at"] for u in f["top"]]) for f in report["families"]}
+    assert families == {
+        "action": (2, 1, ["手札の「…」をN枚‸山札に置く。"]),
+        "number": (2, 2, ["合図数を‸Xにする。",
+                          "ラウンド終了時まで、場のカードは「【合図】合図数を‸Yにする。」を得る。"]),
+        "condition": (1, 1, ["第N段階‸なら、合図数をNにする。"]),
+        "card": (1, 1, ["手札の‸ものN枚捨て札に置く。"]),
+        "opening": (1, 1, ["‸相手はN点を失う。"]),
+    }
+    assert [f["family"] for f in report["families"]][:2] == ["number", "action"]  # most distinct texts first
+    code, out, _ = run("cards", "stats", str(TOY), str(path))
+    assert "action: 2 printings, 1 distinct texts" in out and "distinct ability texts: 6" in out
+
+
+def test_a_phrase_may_name_its_family() -> None:
+    section = {"slots": [{"id": "number", "kind": "number"}], "phrases": [
+        {"id": "lasting", "rules": ["1"], "part": "clause", "family": "duration", "text": "{n:number}手番の間、",
+         "gives": {"if": "true"}},
+        {"id": "draw", "rules": ["1"], "part": "clause", "text": "{n:number}枚引く。", "gives": {"effect": []}},
+    ]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert g.problems == [] and g.phrases["lasting"].family == "duration" and g.phrases["draw"].family == "action"
+    c = compile_ability_text(g, "山札を引く。")  # nothing reads its first word
+    assert [(f.family, f.stop) for f in c.unmatched] == [("opening", 0)]
+    c = compile_ability_text(g, "2手番のあいだ、1枚引く。")
+    assert [(f.family, f.text[:f.stop]) for f in c.unmatched] == [("duration", "2手番の")]
+
+
 def test_import_a_fan_card_list(tmp_path: Path) -> None:
     out_file = tmp_path / "imported.yaml"
     code, out, err = run("cards", "import", "lovelive", str(LLOCG), "--mapping", "llocg_db", "-o", str(out_file),
