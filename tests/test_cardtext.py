@@ -21,6 +21,7 @@ from tests.cli_run import run
 TOY = Path(__file__).resolve().parent / "data" / "toy"
 CARDS = Path(__file__).resolve().parent / "data" / "cardtext_toy" / "cards.yaml"
 LLOCG = Path(__file__).resolve().parent / "data" / "cardimport" / "llocg_small.json"
+HAIKYUU = Path(__file__).resolve().parent / "data" / "cardimport" / "haikyuu_small.js"
 
 
 @pytest.fixture(scope="module")
@@ -262,6 +263,44 @@ def test_import_a_fan_card_list(tmp_path: Path) -> None:
     assert first["hearts"] == {"pink": 2, "green": 1} and first["units"] == ["コメットトリオ"]
     assert second["blade_hearts"] == {"all": 1} and "text" not in second
     assert live["required_hearts"] == {"pink": 2, "colorless": 2} and live["type"] == "live"
+
+
+def test_import_gives_a_field_its_types_and_their_default(tmp_path: Path) -> None:
+    """A list that leaves out a zero (a member's blades, a live card's score) gets the mapping's default
+    for the types that have the field, and no other card gets the field: the file validates."""
+    records = json.loads(LLOCG.read_text(encoding="utf-8"))
+    del records["SGX-bp1-002-N"]["blade"], records["SGX-bp1-003-L"]["score"]
+    listed = tmp_path / "list.json"
+    listed.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    out_file = tmp_path / "imported.yaml"
+    code, _, err = run("cards", "import", "lovelive", str(listed), "--mapping", "llocg_db", "-o", str(out_file),
+                       "--no-compile")
+    assert code == 0, err
+    cards = {c["id"]: c for c in yaml.safe_load(out_file.read_text(encoding="utf-8"))["cards"]}
+    assert cards["SGX-bp1-002-N"]["blades"] == 0 and cards["SGX-bp1-003-L"]["score"] == 0
+    assert "score" not in cards["SGX-bp1-002-N"] and "blades" not in cards["SGX-bp1-003-L"]
+    assert cards["SGX-bp1-001-R"]["blades"] == 2
+
+
+def test_import_a_list_of_two_card_types(tmp_path: Path) -> None:
+    """The haikyuu-cards mapping: events get no parameters, their play timing from the icons of their
+    first line and a position only when the list names one; a card of two characters gets both
+    affiliations and grades (separators written several ways), its repeated position once."""
+    out_file = tmp_path / "imported.yaml"
+    code, out, err = run("cards", "import", "haikyu", str(HAIKYUU), "--mapping", "haikyuu_cards", "-o", str(out_file),
+                         "--no-compile")
+    assert code == 0, err
+    cards = {c["id"]: c for c in yaml.safe_load(out_file.read_text(encoding="utf-8"))["cards"]}
+    assert list(cards) == ["HVX-001-N", "HVX-001-NP", "HVX-002-R", "HVX-003-N", "HVX-004-N"]
+    pair, event, coach = cards["HVX-002-R"], cards["HVX-003-N"], cards["HVX-004-N"]
+    assert pair["affiliation"] == ["烏野", "音駒"] and pair["grade"] == ["3年", "2年"] and pair["position"] == ["S"]
+    assert pair["block_point"] == "-" and pair["toss_point"] == 4
+    assert event["play_timing"] == ["block", "attack"] and "position" not in event
+    assert not any(k.endswith("_point") for k in event)
+    assert coach["play_timing"] == ["receive"] and coach["position"] == ["監督"]
+    assert cards["HVX-001-N"]["number"] == "HVX-001" and "text" not in cards["HVX-001-N"]
+    code, out, err = run("validate", str(out_file))
+    assert code == 0, err
 
 
 def test_import_reports_values_the_game_does_not_know(tmp_path: Path) -> None:
