@@ -443,3 +443,17 @@ def test_a_phrase_gives_what_a_response_ability_answers() -> None:
     c = compile_ability_text(g, "【対抗】：相手の能力[捨てる]")
     assert list(c.ability) == ["kind", "answers", "cost", "effect"]
     assert c.ability["answers"] == "target.kind == 'ability' and target.player != you"
+
+
+def test_icon_spellings_of_other_lists_are_the_same_icons() -> None:
+    """Love Live: the icon names of the official card list (【heart01】..【heart06】, 【heart0】, 【ハート】,
+    【ALLブレード】) read as the same tokens as the fan list's markup (decision text_icon_spellings)."""
+    rules = load_rulebook("lovelive").card_text.rules
+    pairs = [("【heart01】【heart02】【heart03】【heart04】【heart05】【heart06】",
+              "".join(f"{{{{heart_0{i}.png|heart0{i}}}}}" for i in range(1, 7))),
+             ("【ハート】を得る。", "{{icon_all.png|ALL}}を得る。"),
+             ("公開された【ALLブレード】", "公開された{{icon_b_all.png|ALL1}}"),
+             ("必要ハートを【heart0】減らす。", "必要ハートを[無色ハート]減らす。")]
+    for official, fan in pairs:
+        assert normalize(official, rules).text == normalize(fan, rules).text
+    assert normalize("【heart0】【heart01】", rules).text == "[無色ハート][桃ハート]"
