@@ -280,6 +280,18 @@ def test_import_gives_a_field_its_types_and_their_default(tmp_path: Path) -> Non
     assert cards["SGX-bp1-002-N"]["blades"] == 0 and cards["SGX-bp1-003-L"]["score"] == 0
     assert "score" not in cards["SGX-bp1-002-N"] and "blades" not in cards["SGX-bp1-003-L"]
     assert cards["SGX-bp1-001-R"]["blades"] == 2
+    # a mapping without the default: that card is reported where the written file has it, the rest load
+    mapping = (Path(__file__).resolve().parents[1] / "rulebooks" / "lovelive" / "imports" / "llocg_db.yaml")
+    bare = tmp_path / "bare.yaml"
+    bare.write_text(mapping.read_text(encoding="utf-8").replace(
+        "blades: {from: blade, types: [member], default: 0}", "blades: {from: blade, types: [member]}"),
+        encoding="utf-8")
+    code, _, err = run("cards", "import", "lovelive", str(listed), "--mapping", str(bare), "-o", str(out_file),
+                       "--no-compile")
+    line = next(i for i, t in enumerate(out_file.read_text(encoding="utf-8").splitlines(), 1)
+                if "SGX-bp1-002-N" in t and "id:" in t)
+    assert code == 1 and f"{out_file}:{line}:" in err
+    assert "warning: member card 'SGX-bp1-002-N' is missing required field 'blades'; the card is left out" in err
 
 
 def test_import_a_list_of_two_card_types(tmp_path: Path) -> None:

@@ -152,11 +152,12 @@ def import_cards(records: list[dict[str, Any]], mapping: dict[str, Any], game: s
 
 
 def check_imported(rb: Any, data: dict[str, Any], out: Path) -> list[Diagnostic]:
-    """Problems of the imported cards, as the card loader reports them for the written file."""
+    """Problems of the imported cards, as the card loader reports them for the written file: its
+    errors, and its warnings (a card left out for lacking a field the list does not give)."""
     from interpreter.loader.cards import load_cards
 
     try:
-        load_cards(rb, [out])
+        pool = load_cards(rb, [out])
     except LoadError as e:
         return e.diagnostics
-    return []
+    return [d for d in pool.notices if d.message.startswith("warning:")]
