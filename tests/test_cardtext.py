@@ -21,6 +21,7 @@ from tests.cli_run import run
 TOY = Path(__file__).resolve().parent / "data" / "toy"
 CARDS = Path(__file__).resolve().parent / "data" / "cardtext_toy" / "cards.yaml"
 LLOCG = Path(__file__).resolve().parent / "data" / "cardimport" / "llocg_small.json"
+HAIKYUU = Path(__file__).resolve().parent / "data" / "cardimport" / "haikyuu_small.js"
 
 
 @pytest.fixture(scope="module")
@@ -132,6 +133,38 @@ def test_compile_writes_abilities_keeps_hand_and_comments(rb, card_file: Path) -
     assert card_file.read_text(encoding="utf-8") == before
 
 
+def test_written_files_read_back_without_libyaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unmatched fragments holding `?` or `:` (or starting with `?`) are written so that the file reads
+    back as written with the pure-Python YAML parser too, by `cards compile --write` and `cards import`."""
+    from interpreter.loader import yaml_safe
+
+    shutil.copytree(TOY, tmp_path / "books" / "toy")
+    monkeypatch.setenv("SOGO_RULEBOOKS", str(tmp_path / "books"))
+    texts = ["【合図】相手に好きな数を聞く？その数を記録する。", "【合図】？から始まる文。",
+             "【合図】相手は1：2で負ける。", "【合図】記録が1: 相手は負ける。"]
+    cards = "".join(f"  - {{id: T-Q{i}, type: unit, name: Q, power: 1, text: \"{t}\"}}\n" for i, t in enumerate(texts))
+    path = tmp_path / "cards.yaml"
+    path.write_text("game: toy\ncards:\n" + cards, encoding="utf-8")
+    code, _, err = run("cards", "compile", str(TOY), str(path), "--write")
+    assert code == 1 and "no phrase matches" in err
+    monkeypatch.setattr(yaml_safe, "_FAST_LOADER", None)
+    data, _ = yaml_safe.load_yaml(path)
+    todos = [c["abilities"][0]["todo"] for c in data["cards"]]
+    assert todos == [["相手に好きな数を聞く?その数を記録する。"], ["?から始まる文。"], ["相手は1:", "2で負ける。"],
+                     ["記録が1:", "相手は負ける。"]]
+    # an import writes the same way: a fan list record whose text no phrase reads
+    records = json.loads(LLOCG.read_text(encoding="utf-8"))
+    records["SGX-bp1-004-N"]["ability"] = "{{toujyou.png|登場}}相手に好きな色を聞く？その色を記録する。"
+    listed = tmp_path / "list.json"
+    listed.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    out_file = tmp_path / "imported.yaml"
+    code, _, err = run("cards", "import", "lovelive", str(listed), "--mapping", "llocg_db", "-o", str(out_file))
+    assert "no phrase matches" in err
+    data, _ = yaml_safe.load_yaml(out_file)
+    card = next(c for c in data["cards"] if c["id"] == "SGX-bp1-004-N")
+    assert card["abilities"][0]["todo"] == ["相手に好きな色を聞く?その色を記録する。"]
+
+
 def test_check_reports_an_ability_that_drifted_from_its_text(card_file: Path) -> None:
     run("cards", "compile", str(TOY), str(card_file), "--write")
     code, out, err = run("cards", "compile", str(TOY), str(card_file), "--check")
@@ -168,6 +201,56 @@ def test_stats_counts_and_names_the_next_phrases(card_file: Path) -> None:
     assert "fully compiled 2 (50.0%)" in out
 
 
+def test_stats_group_fragments_by_family_with_printings_and_texts(tmp_path: Path) -> None:
+    """Each unmatched fragment is counted under the family of what was being read where matching
+    stopped (a phrase type or slot type, or the derived family of the phrase: action, condition...),
+    once per printing and once per distinct text, with the place marked."""
+    texts = {
+        "T-A1": "【合図】手札の「Plain」を1枚山札に置く。",  # a clause's own words differ after its slot
+        "T-A2": "【合図】手札の「Plain」を1枚山札に置く。",  # another printing of the same text
+        "T-N": "【合図】合図数をXにする。",  # a number slot reads no X
+        "T-C": "【合図】第2段階なら、合図数を2にする。",  # a condition's words differ
+        "T-K": "【合図】手札のもの1枚捨て札に置く。",  # no card description reads it
+        "T-O": "【合図】相手は１点を失う。",  # no phrase reads its first word
+        # inside a quoted ability
+        "T-G": "【合図】ラウンド終了時まで、場のカードは「【合図】合図数をYにする。」を得る。",
+    }
+    path = tmp_path / "cards.yaml"
+    path.write_text("game: toy\ncards:\n" + "".join(
+        f"  - {{id: {cid}, type: unit, name: X, power: 1, text: \"{t}\"}}\n" for cid, t in texts.items()),
+        encoding="utf-8")
+    code, out, _ = run("cards", "stats", str(TOY), str(path), "--json")
+    report = json.loads(out)
+    assert report["abilities"]["partial"] + report["abilities"]["none"] == 7
+    assert sum(report["distinct_texts"].values()) == 6
+    families = {f["family"]: (f["count"], f["texts"], [u["stopped_at"] for u in f["top"]]) for f in report["families"]}
+    assert families == {
+        "action": (2, 1, ["手札の「…」をN枚‸山札に置く。"]),
+        "number": (2, 2, ["合図数を‸Xにする。",
+                          "ラウンド終了時まで、場のカードは「【合図】合図数を‸Yにする。」を得る。"]),
+        "condition": (1, 1, ["第N段階‸なら、合図数をNにする。"]),
+        "card": (1, 1, ["手札の‸ものN枚捨て札に置く。"]),
+        "opening": (1, 1, ["‸相手はN点を失う。"]),
+    }
+    assert [f["family"] for f in report["families"]][:2] == ["number", "action"]  # most distinct texts first
+    code, out, _ = run("cards", "stats", str(TOY), str(path))
+    assert "action: 2 printings, 1 distinct texts" in out and "distinct ability texts: 6" in out
+
+
+def test_a_phrase_may_name_its_family() -> None:
+    section = {"slots": [{"id": "number", "kind": "number"}], "phrases": [
+        {"id": "lasting", "rules": ["1"], "part": "clause", "family": "duration", "text": "{n:number}手番の間、",
+         "gives": {"if": "true"}},
+        {"id": "draw", "rules": ["1"], "part": "clause", "text": "{n:number}枚引く。", "gives": {"effect": []}},
+    ]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert g.problems == [] and g.phrases["lasting"].family == "duration" and g.phrases["draw"].family == "action"
+    c = compile_ability_text(g, "山札を引く。")  # nothing reads its first word
+    assert [(f.family, f.stop) for f in c.unmatched] == [("opening", 0)]
+    c = compile_ability_text(g, "2手番のあいだ、1枚引く。")
+    assert [(f.family, f.text[:f.stop]) for f in c.unmatched] == [("duration", "2手番の")]
+
+
 def test_import_a_fan_card_list(tmp_path: Path) -> None:
     out_file = tmp_path / "imported.yaml"
     code, out, err = run("cards", "import", "lovelive", str(LLOCG), "--mapping", "llocg_db", "-o", str(out_file),
@@ -180,6 +263,56 @@ def test_import_a_fan_card_list(tmp_path: Path) -> None:
     assert first["hearts"] == {"pink": 2, "green": 1} and first["units"] == ["コメットトリオ"]
     assert second["blade_hearts"] == {"all": 1} and "text" not in second
     assert live["required_hearts"] == {"pink": 2, "colorless": 2} and live["type"] == "live"
+
+
+def test_import_gives_a_field_its_types_and_their_default(tmp_path: Path) -> None:
+    """A list that leaves out a zero (a member's blades, a live card's score) gets the mapping's default
+    for the types that have the field, and no other card gets the field: the file validates."""
+    records = json.loads(LLOCG.read_text(encoding="utf-8"))
+    del records["SGX-bp1-002-N"]["blade"], records["SGX-bp1-003-L"]["score"]
+    listed = tmp_path / "list.json"
+    listed.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    out_file = tmp_path / "imported.yaml"
+    code, _, err = run("cards", "import", "lovelive", str(listed), "--mapping", "llocg_db", "-o", str(out_file),
+                       "--no-compile")
+    assert code == 0, err
+    cards = {c["id"]: c for c in yaml.safe_load(out_file.read_text(encoding="utf-8"))["cards"]}
+    assert cards["SGX-bp1-002-N"]["blades"] == 0 and cards["SGX-bp1-003-L"]["score"] == 0
+    assert "score" not in cards["SGX-bp1-002-N"] and "blades" not in cards["SGX-bp1-003-L"]
+    assert cards["SGX-bp1-001-R"]["blades"] == 2
+    # a mapping without the default: that card is reported where the written file has it, the rest load
+    mapping = (Path(__file__).resolve().parents[1] / "rulebooks" / "lovelive" / "imports" / "llocg_db.yaml")
+    bare = tmp_path / "bare.yaml"
+    bare.write_text(mapping.read_text(encoding="utf-8").replace(
+        "blades: {from: blade, types: [member], default: 0}", "blades: {from: blade, types: [member]}"),
+        encoding="utf-8")
+    code, _, err = run("cards", "import", "lovelive", str(listed), "--mapping", str(bare), "-o", str(out_file),
+                       "--no-compile")
+    line = next(i for i, t in enumerate(out_file.read_text(encoding="utf-8").splitlines(), 1)
+                if "SGX-bp1-002-N" in t and "id:" in t)
+    assert code == 1 and f"{out_file}:{line}:" in err
+    assert "warning: member card 'SGX-bp1-002-N' is missing required field 'blades'; the card is left out" in err
+
+
+def test_import_a_list_of_two_card_types(tmp_path: Path) -> None:
+    """The haikyuu-cards mapping: events get no parameters, their play timing from the icons of their
+    first line and a position only when the list names one; a card of two characters gets both
+    affiliations and grades (separators written several ways), its repeated position once."""
+    out_file = tmp_path / "imported.yaml"
+    code, out, err = run("cards", "import", "haikyu", str(HAIKYUU), "--mapping", "haikyuu_cards", "-o", str(out_file),
+                         "--no-compile")
+    assert code == 0, err
+    cards = {c["id"]: c for c in yaml.safe_load(out_file.read_text(encoding="utf-8"))["cards"]}
+    assert list(cards) == ["HVX-001-N", "HVX-001-NP", "HVX-002-R", "HVX-003-N", "HVX-004-N"]
+    pair, event, coach = cards["HVX-002-R"], cards["HVX-003-N"], cards["HVX-004-N"]
+    assert pair["affiliation"] == ["烏野", "音駒"] and pair["grade"] == ["3年", "2年"] and pair["position"] == ["S"]
+    assert pair["block_point"] == "-" and pair["toss_point"] == 4
+    assert event["play_timing"] == ["block", "attack"] and "position" not in event
+    assert not any(k.endswith("_point") for k in event)
+    assert coach["play_timing"] == ["receive"] and coach["position"] == ["監督"]
+    assert cards["HVX-001-N"]["number"] == "HVX-001" and "text" not in cards["HVX-001-N"]
+    code, out, err = run("validate", str(out_file))
+    assert code == 0, err
 
 
 def test_import_reports_values_the_game_does_not_know(tmp_path: Path) -> None:
@@ -354,3 +487,17 @@ def test_a_text_slot_gives_a_keyword_parameter() -> None:
     # a sentence in the kept bracket is no parameter: reported, never read as one
     c = compile_ability_text(g, "【段階】２（合図したら、得る。）：合図する。")
     assert c.ability is None and [f.text for f in c.unmatched][0].startswith("【段階】2(")
+
+
+def test_icon_spellings_of_other_lists_are_the_same_icons() -> None:
+    """Love Live: the icon names of the official card list (【heart01】..【heart06】, 【heart0】, 【ハート】,
+    【ALLブレード】) read as the same tokens as the fan list's markup (decision text_icon_spellings)."""
+    rules = load_rulebook("lovelive").card_text.rules
+    pairs = [("【heart01】【heart02】【heart03】【heart04】【heart05】【heart06】",
+              "".join(f"{{{{heart_0{i}.png|heart0{i}}}}}" for i in range(1, 7))),
+             ("【ハート】を得る。", "{{icon_all.png|ALL}}を得る。"),
+             ("公開された【ALLブレード】", "公開された{{icon_b_all.png|ALL1}}"),
+             ("必要ハートを【heart0】減らす。", "必要ハートを[無色ハート]減らす。")]
+    for official, fan in pairs:
+        assert normalize(official, rules).text == normalize(fan, rules).text
+    assert normalize("【heart0】【heart01】", rules).text == "[無色ハート][桃ハート]"

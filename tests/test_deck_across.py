@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from test_fuzz import DeckPool, legal_deck
 from toy_engine import toy_variant
 
-from interpreter.engine.functions import f_without_trailing_letters
+from interpreter.engine.functions import f_without_trailing_letters, f_without_variant_suffix
 from interpreter.loader.cards import check_deck, load_deck
 from interpreter.loader.decks import same_card_groups
 from interpreter.loader.diagnostics import LoadError
@@ -95,6 +95,12 @@ def test_unknown_decks_are_located_errors(tmp_path: Path) -> None:
 def test_without_trailing_letters() -> None:
     assert [f_without_trailing_letters(None, x) for x in ("AB-012a", "AB-012", "AB-012ｂ", "12", None)] == [
         "AB-012", "AB-012", "AB-012", "12", None]
+
+
+def test_without_variant_suffix() -> None:
+    cases = ("AB-012-R", "AB-012-R＋", "AB-P-001-PR", "AB-012", "AB-M01", "AB-01２-P", "X", "-R", None)
+    assert [f_without_variant_suffix(None, x, "-") for x in cases] == [
+        "AB-012", "AB-012", "AB-P-001", "AB-012", "AB-M01", "AB-01２", "X", "-R", None]
 
 
 def test_same_card_groups_union_find() -> None:

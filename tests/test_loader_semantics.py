@@ -143,3 +143,29 @@ def test_load_errors_are_sorted_and_unique():
     with pytest.raises(LoadError) as exc:
         diags.raise_if_any()
     assert [d.line for d in exc.value.diagnostics] == [1, 3]
+
+
+def test_an_incomplete_card_is_left_out_and_the_rest_loads(tmp_path: Path) -> None:
+    """A card lacking a field its type requires (a list that left out a zero) is a located warning and
+    is left out; the other cards of the folder load, and a deck naming it is told why it is missing."""
+    from interpreter.loader.cards import load_cards, load_deck
+
+    rb = load_rulebook("lovelive")
+    cards = tmp_path / "cards.yaml"
+    cards.write_text(
+        "game: lovelive\ncards:\n"
+        "  - {id: OK-M01, number: OK-M01, name: A, type: member, cost: 1, hearts: {pink: 1}, blades: 1}\n"
+        "  - {id: NO-M01, number: NO-M01, name: B, type: member, cost: 1, hearts: {pink: 1}}\n"
+        "  - {id: NO-L01, number: NO-L01, name: C, type: live, required_hearts: {pink: 1}}\n", encoding="utf-8")
+    pool = load_cards(rb, [cards])
+    assert list(pool) == ["OK-M01"]
+    assert [str(n) for n in pool.notices] == [
+        f"{cards}:4:5: warning: member card 'NO-M01' is missing required field 'blades'; the card is left out",
+        f"{cards}:5:5: warning: live card 'NO-L01' is missing required field 'score'; the card is left out"]
+    deck = tmp_path / "deck.yaml"
+    deck.write_text("game: lovelive\ndecks:\n  main_deck:\n    - {card: NO-M01, count: 4}\n", encoding="utf-8")
+    with pytest.raises(LoadError) as exc:
+        load_deck(rb, pool, deck)
+    assert [str(d) for d in exc.value.diagnostics] == [
+        f"{deck}:4:7: card 'NO-M01' is left out: member card 'NO-M01' is missing required field 'blades' "
+        f"({cards}:4)"]

@@ -160,21 +160,46 @@ def write_compiled(result: FileResult) -> str:
     return out.getvalue()
 
 
-def _flow_leaves(value: Any) -> Any:
-    """Small mappings (a template call's arguments) written on one line, as card files write them."""
+def _flow_leaves(value: Any, in_flow: bool = False) -> Any:
+    """Small mappings (a template call's arguments) written on one line, as card files write them;
+    a string that would not read back as itself written plain is quoted (`_reads_back_plain`)."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
 
+    if isinstance(value, str):
+        if _reads_back_plain(value, in_flow):
+            return value
+        printable = value.isprintable() and "'" not in value
+        return SingleQuotedScalarString(value) if printable else DoubleQuotedScalarString(value)
     if isinstance(value, dict):
-        m = CommentedMap((k, _flow_leaves(v)) for k, v in value.items())
-        if all(not isinstance(v, dict | list) for v in value.values()) and len(value) <= 4:
+        flow = all(not isinstance(v, dict | list) for v in value.values()) and len(value) <= 4
+        m = CommentedMap((k, _flow_leaves(v, flow)) for k, v in value.items())
+        if flow:
             m.fa.set_flow_style()
         return m
     if isinstance(value, list):
-        s = CommentedSeq(_flow_leaves(v) for v in value)
-        if all(isinstance(v, str) for v in value):
+        flow = all(isinstance(v, str) for v in value)
+        s = CommentedSeq(_flow_leaves(v, flow) for v in value)
+        if flow:
             s.fa.set_flow_style()
         return s
     return value
+
+
+def _reads_back_plain(text: str, in_flow: bool) -> bool:
+    """Whether `text` written as a plain scalar (inside a flow collection, or as a block value) reads
+    back as the same string with the pure-Python YAML parser: the writer emits some plain scalars,
+    such as one holding `?` in a flow sequence, that only libyaml accepts, or that read back as
+    something else, such as one starting with `?`."""
+    import yaml
+
+    if not text or text != text.strip() or "\n" in text:
+        return False
+    doc, want = (f"[{text}]", [text]) if in_flow else (f"k: {text}", {"k": text})
+    try:
+        return bool(yaml.load(doc, Loader=yaml.SafeLoader) == want)
+    except yaml.YAMLError:
+        return False
 
 
 def check_file(result: FileResult) -> list[Diagnostic]:
@@ -234,6 +259,8 @@ def _short(value: Any, limit: int = 100) -> str:
 
 _NUMBER = re.compile(r"[0-9]+")
 _QUOTED = re.compile(r"「[^」]*」|『[^』]*』|\[[^\]]*\]")
+STOP_MARK = "‸"
+"""Written into a fragment's shape where matching stopped."""
 
 
 def shape(fragment: str) -> str:
@@ -241,12 +268,34 @@ def shape(fragment: str) -> str:
     return _NUMBER.sub("N", _QUOTED.sub(lambda m: m.group(0)[0] + "…" + m.group(0)[-1], fragment))
 
 
+def stopped_shape(fragment: str, stop: int) -> str:
+    """The shape with STOP_MARK where matching stopped; a quote holding that place is kept (the
+    stop is inside it: a quoted ability, or the name itself), its numbers blanked."""
+    def blank(m: re.Match[str]) -> str:
+        inside = m.start() < stop < m.end()
+        return m.group(0) if inside else m.group(0)[0] + "…" + m.group(0)[-1]
+
+    marked = _QUOTED.sub(blank, fragment[:stop] + "\0" + fragment[stop:].replace("\0", ""))
+    return _NUMBER.sub("N", marked).replace("\0", STOP_MARK)
+
+
 def stats(results: list[FileResult], top: int = 20) -> dict[str, Any]:
-    """How many cards and abilities compile fully, partly or not at all, and the commonest unmatched shapes."""
+    """How many cards and abilities compile fully, partly or not at all (printings, and distinct
+    texts: printings of one card share theirs), and the unmatched fragments: the commonest shapes, and
+    by family (what was being read where matching stopped, grammar.Stop), so that a maintainer sees
+    which kind of phrase to write next and where in the sentence it is missing."""
     abilities: Counter[str] = Counter()
+    distinct: Counter[str] = Counter()
     cards: Counter[str] = Counter()
     shapes: Counter[str] = Counter()
+    shape_texts: dict[str, set[str]] = {}
+    families: Counter[str] = Counter()
+    family_texts: dict[str, set[str]] = {}
+    family_shapes: dict[str, Counter[str]] = {}
     example: dict[str, str] = {}
+    family_of: dict[str, str] = {}
+    marked: dict[str, str] = {}
+    seen: set[str] = set()
     matched = 0.0
     for result in results:
         for card in result.cards:
@@ -258,35 +307,62 @@ def stats(results: list[FileResult], top: int = 20) -> dict[str, Any]:
             cards["full" if all(s == "full" for s in statuses) else
                   "none" if all(s == "none" for s in statuses) else "partial"] += 1
             for start, c in card.lines:
+                if c.text not in seen:
+                    seen.add(c.text)
+                    distinct[c.status] += 1
                 for frag in c.unmatched:
                     key = shape(frag.text)
+                    family = frag.family or "opening"
                     shapes[key] += 1
+                    shape_texts.setdefault(key, set()).add(c.text)
+                    families[family] += 1
+                    family_texts.setdefault(family, set()).add(c.text)
+                    family_shapes.setdefault(family, Counter())[key] += 1
                     if key not in example:
                         line, col = result.where(card, start + frag.start)
                         example[key] = f"{result.path}:{line}:{col}"
+                        family_of[key] = family
+                        marked[key] = stopped_shape(frag.text, frag.stop)
     total = sum(abilities.values())
+
+    def entry(key: str, count: int) -> dict[str, Any]:
+        return {"shape": key, "count": count, "texts": len(shape_texts[key]), "family": family_of[key],
+                "stopped_at": marked[key], "first": example[key]}
+
+    by_family = sorted(families, key=lambda f: (-len(family_texts[f]), -families[f], f))
     return {
         "cards": {k: cards.get(k, 0) for k in ("full", "partial", "none")},
         "abilities": {k: abilities.get(k, 0) for k in ("full", "partial", "none")},
         "abilities_total": total,
+        "distinct_texts": {k: distinct.get(k, 0) for k in ("full", "partial", "none")},
         "full_share": round(abilities.get("full", 0) / total, 4) if total else 0.0,
         "text_matched_share": round(matched / total, 4) if total else 0.0,
-        "unmatched": [{"shape": s, "count": n, "first": example[s]} for s, n in shapes.most_common(top)],
+        "unmatched": [entry(s, n) for s, n in shapes.most_common(top)],
+        "families": [{"family": f, "count": families[f], "texts": len(family_texts[f]),
+                      "top": [entry(s, n) for s, n in family_shapes[f].most_common(max(1, top // 4))]}
+                     for f in by_family],
     }
 
 
 def render_stats(report: dict[str, Any]) -> str:
-    a, c = report["abilities"], report["cards"]
+    a, c, d = report["abilities"], report["cards"], report["distinct_texts"]
     lines = [
         f"abilities: {report['abilities_total']}  fully compiled {a['full']} ({report['full_share']:.1%}), "
         f"partly {a['partial']}, not at all {a['none']}",
+        f"distinct ability texts: {sum(d.values())}  fully {d['full']}, partly {d['partial']}, not at all {d['none']}",
         f"cards with text: {sum(c.values())}  fully {c['full']}, partly {c['partial']}, not at all {c['none']}",
         f"share of ability text matched by phrases: {report['text_matched_share']:.1%}",
     ]
     if report["unmatched"]:
-        lines.append("most frequent unmatched fragments (N: a number, 「…」: a name):")
+        lines.append("most frequent unmatched fragments (printings / distinct texts; N: a number, 「…」: a name):")
         for u in report["unmatched"]:
-            lines.append(f"  {u['count']:5d}  {u['shape']}   (first: {u['first']})")
+            lines.append(f"  {u['count']:5d} /{u['texts']:4d}  {u['shape']}   (first: {u['first']})")
+        lines.append(f"unmatched fragments by family (what was being read where matching stopped, at "
+                     f"{STOP_MARK}; opening: no phrase reads the first word):")
+        for f in report["families"]:
+            lines.append(f"  {f['family']}: {f['count']} printings, {f['texts']} distinct texts")
+            for u in f["top"]:
+                lines.append(f"    {u['count']:5d} /{u['texts']:4d}  {u['stopped_at']}   (first: {u['first']})")
     return "\n".join(lines) + "\n"
 
 

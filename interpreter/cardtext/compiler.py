@@ -15,7 +15,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.cardtext.grammar import ENGINE_PARTS, Grammar, GrammarError, Match, Matcher, outside_quotes
+from interpreter.cardtext.grammar import (
+    ENGINE_PARTS,
+    OPENING,
+    Grammar,
+    GrammarError,
+    Match,
+    Matcher,
+    outside_quotes,
+    stopped,
+)
 from interpreter.cardtext.normalize import Normalized, TextRules, normalize, pin_of
 
 MAX_PATHS = 20000
@@ -24,10 +33,14 @@ MAX_PATHS = 20000
 
 @dataclass
 class Fragment:
-    """A stretch of printed text no phrase matches: its text and where it starts in the source."""
+    """A stretch of printed text no phrase matches: its text, where it starts in the source, the
+    family of what was being read where matching stopped (grammar.Stop) and where in the fragment
+    that was."""
 
     text: str
     start: int
+    family: str = ""
+    stop: int = 0
 
 
 @dataclass
@@ -157,9 +170,12 @@ def _scan(m: Matcher, norm: Normalized, ends: tuple[str, ...],
             pos, stage = best, best_stage
             continue
         stop = outside_quotes(text, pos, ends, quotes)
-        out.append(Fragment(text[pos:stop], norm.source_index(pos)))
+        where = stopped(m.g, text, pos, stage)
+        at = min(where.pos, stop) - pos if where is not None else 0
+        out.append(Fragment(text[pos:stop], norm.source_index(pos), where.family if where else OPENING, at))
         pos = stop
     return out, (matched / len(text) if text else 0.0)
+
 
 
 def assemble(path: list[tuple[str, Match]], text: str = "", sentence_ends: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -13,6 +13,12 @@ up to the close of the quote it stands in and compiled by the same phrases.
 Matching finds every way a part can match at a position, in the order the phrases are written
 (and, within a slot, longest first), memoized per text; the compiler takes the first way that
 makes the whole ability match. No regular expression is written per card or per phrase.
+
+Where no way exists, a tracing matcher tells where matching stopped and what it was reading there:
+the furthest position any phrase reached, and the slot type (or, at literal text, the family of the
+innermost phrase) that failed there. A phrase's family is its `family`, or derived from its part: a
+marker giving a trigger is `trigger`, other markers `marker`, a cost `cost`, a clause giving only `if`
+`condition`, other clauses `action`, and a phrase type of the rulebook's own is its part id.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.cardtext.normalize import TextRules, nfkc, text_rules
+from interpreter.cardtext.normalize import TextRules, nfkc, normalize, text_rules
 
 ENGINE_PARTS = ("marker", "cost", "clause")
 """The parts an ability is made of, in this order: markers, then costs, then the clauses of its body."""
@@ -30,6 +36,9 @@ ENGINE_PARTS = ("marker", "cost", "clause")
 GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "answers", "if"}
 """What a marker, cost or clause may give: parts of an ability (`if` puts what follows under a condition;
 `answers` is what a response ability may be presented against)."""
+
+OPENING = "opening"
+"""The family of text whose very first word no phrase reads (nothing tells what it is)."""
 
 SLOT_KINDS = ("number", "quoted", "text", "words", "repeat", "ability")
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}")
@@ -69,6 +78,29 @@ class Phrase:
     patterns: list[list[Token]]
     gives: Any
     index: int  # position in the section's list (for locating problems)
+    family: str = ""  # what kind of language it reads (see the module docstring)
+
+
+def derived_family(part: str, gives: Any) -> str:
+    """The family of a phrase that declares none, from its part and what it gives."""
+    keys = set(gives) if isinstance(gives, dict) else set()
+    if part == "marker":
+        return "trigger" if "trigger" in keys else "marker"
+    if part == "cost":
+        return "cost"
+    if part == "clause":
+        return "condition" if "if" in keys and "effect" not in keys else "action"
+    return part
+
+
+@dataclass
+class Stop:
+    """Where tracing found matching stopped: the furthest position reached, the start of the innermost
+    phrase failing there, and the family of what it was reading (see the module docstring)."""
+
+    pos: int
+    start: int
+    family: str
 
 
 @dataclass(frozen=True)
@@ -160,6 +192,14 @@ def outside_quotes(text: str, pos: int, ends: tuple[str, ...], quotes: tuple[tup
     return len(text)
 
 
+def _common_prefix(literal: str, text: str, pos: int) -> int:
+    """How many characters of `literal` the text has from `pos` on."""
+    n = 0
+    while n < len(literal) and pos + n < len(text) and text[pos + n] == literal[n]:
+        n += 1
+    return n
+
+
 def _literal(text: str) -> str:
     """Literal pattern text as card text is normalized: NFKC, no spaces."""
     return "".join(ch for ch in nfkc(text) if ch not in " \t\u3000\r\n")
@@ -217,7 +257,8 @@ class Grammar:
     def _add_phrase(self, raw: dict[str, Any], index: int) -> None:
         texts = raw["text"] if isinstance(raw["text"], list) else [raw["text"]]
         phrase = Phrase(raw["id"], raw["part"], list(raw.get("rules", [])),
-                        [parse_pattern(t) for t in texts], raw.get("gives"), index)
+                        [parse_pattern(t) for t in texts], raw.get("gives"), index,
+                        str(raw.get("family") or derived_family(raw["part"], raw.get("gives"))))
         if phrase.id in self.phrases:
             self._problem(("phrases", index, "id"), f"phrase id '{phrase.id}' is used twice")
         self.phrases[phrase.id] = phrase
@@ -258,19 +299,48 @@ class Grammar:
                             self._problem((*path, "gives", key), f"unknown ability part '{key}' (expected one of: "
                                                                  f"{', '.join(sorted(GIVES_KEYS))})")
 
-    def matcher(self, text: str) -> Matcher:
-        return Matcher(self, text)
+    def matcher(self, text: str, trace: bool = False) -> Matcher:
+        return Matcher(self, text, trace)
 
 
 class Matcher:
-    """Matching one normalized text; results are memoized per (part, position)."""
+    """Matching one normalized text; results are memoized per (part, position). A tracing matcher
+    also keeps where matching stopped (`stop`), for reporting what no phrase reads."""
 
-    def __init__(self, grammar: Grammar, text: str) -> None:
+    def __init__(self, grammar: Grammar, text: str, trace: bool = False) -> None:
         self.g = grammar
         self.text = text
         self.memo: dict[tuple[str, int], list[Match]] = {}
         self.active: set[tuple[str, int]] = set()
         self.abilities: dict[tuple[int, int], Any] = {}  # (start, end) -> the ability written there, or None
+        self.trace = trace
+        self.reading: list[tuple[Phrase, int]] = []  # while tracing: the phrases being read, innermost last
+        self.stop: Stop | None = None
+
+    def _failed(self, pos: int, token: Token, first: bool) -> None:
+        """Tracing: `token` (the phrase's `first` or a later one) does not match at `pos`; keep it if
+        no phrase got further, or as far from a later start (an inner phrase says more precisely what
+        was being read). A slot after the phrase's start names the family (what was expected there);
+        otherwise the phrase does (it did not start, or its own words differ)."""
+        phrase, start = self.reading[-1]
+        if self.stop is not None and (pos, start) <= (self.stop.pos, self.stop.start):
+            return
+        family = token.type if isinstance(token, SlotRef) and not first else phrase.family
+        self.stop = Stop(pos, start, family)
+
+    def _failed_inside(self, pos: int, token: SlotRef, slot: Slot) -> None:
+        """Tracing an `ability` slot that read nothing: where matching stopped inside the quoted
+        ability (when its text is as the whole text has it), else at the slot."""
+        start = pos + len(slot.open)
+        if slot.kind == "ability" and (not slot.open or self.text.startswith(slot.open, pos)):
+            end = quote_end(self.text, start, self.g.rules.quotes, slot.close)
+            inner = self.text[start:end]
+            if inner and normalize(inner, TextRules(quotes=self.g.rules.quotes, ability_separator=None)).text == inner:
+                where = first_stop(self.g, inner)
+                if where is not None and where.pos > 0:
+                    self._failed(start + where.pos, SlotRef(token.name, where.family), False)
+                    return
+        self._failed(pos, token, False)
 
     def part(self, name: str, pos: int) -> list[Match]:
         """Every way `name` matches at `pos`, in phrase order."""
@@ -282,6 +352,8 @@ class Matcher:
         self.active.add(key)
         out: list[Match] = []
         for phrase in self.g.parts.get(name, []):
+            if self.trace:
+                self.reading.append((phrase, pos))
             for tokens in phrase.patterns:
                 for end, values, used in self._seq(tokens, 0, pos, {}, ()):
                     try:
@@ -289,6 +361,8 @@ class Matcher:
                     except GrammarError as e:
                         raise GrammarError(f"phrase '{phrase.id}': {e}") from e
                     out.append(Match(end, value, (phrase.id, *used)))
+            if self.trace:
+                self.reading.pop()
         self.active.discard(key)
         self.memo[key] = out
         return out
@@ -302,10 +376,21 @@ class Matcher:
         if isinstance(t, str):
             if self.text.startswith(t, pos):
                 yield from self._seq(tokens, i + 1, pos + len(t), values, used)
+            elif self.trace:
+                # within literal text it stopped after the characters that match (not for a phrase's
+                # first token: a word sharing a character or two with a phrase is not read by it)
+                self._failed(pos + (0 if i == 0 else _common_prefix(t, self.text, pos)), t, i == 0)
             return
         if t.type in self.g.slots:
+            read = False
             for end, value in self._slot(self.g.slots[t.type], pos):
+                read = True
                 yield from self._seq(tokens, i + 1, end, {**values, t.name: value}, used)
+            if not read and self.trace:
+                if i > 0 and self.g.slots[t.type].kind == "ability":
+                    self._failed_inside(pos, t, self.g.slots[t.type])
+                else:
+                    self._failed(pos, t, i == 0)
             return
         for m in self.part(t.type, pos):
             if m.end > pos:
@@ -361,3 +446,29 @@ class Matcher:
 
             self.abilities[key] = compile_inner(self.g, self.text[start:end])
         return self.abilities[key]
+
+
+def stopped(grammar: Grammar, text: str, pos: int = 0, stage: int = 0) -> Stop | None:
+    """Where matching the parts allowed at `pos` (markers, costs, clauses from `stage` on) stopped in
+    `text`, and what it was reading there (family OPENING when no phrase read past `pos`; None when
+    no phrase was tried)."""
+    m = grammar.matcher(text, trace=True)
+    for part in ENGINE_PARTS[stage:]:
+        m.part(part, pos)
+    if m.stop is not None and m.stop.pos <= pos:
+        return Stop(pos, pos, OPENING)
+    return m.stop
+
+
+def first_stop(grammar: Grammar, text: str) -> Stop | None:
+    """Where matching stops in a whole ability's text: its markers, costs and clauses read as far as
+    they go (the longest match each time, as the compiler's scan does), then `stopped` there."""
+    m = grammar.matcher(text)
+    pos, stage = 0, 0
+    while pos < len(text):
+        found = [(x.end, st) for st in range(stage, len(ENGINE_PARTS)) for x in m.part(ENGINE_PARTS[st], pos)]
+        best, best_stage = max(found, default=(pos, stage))
+        if best <= pos:
+            return stopped(grammar, text, pos, stage)
+        pos, stage = best, best_stage
+    return None

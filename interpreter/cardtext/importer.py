@@ -78,15 +78,35 @@ def _get(record: dict[str, Any], key: str) -> Any:
     return value
 
 
+def _split(text: str, separators: str | list[str]) -> list[str]:
+    """Text split at any of the separators, items stripped, empty ones left out."""
+    parts = [text.replace("\r\n", "\n")]
+    for sep in [separators] if isinstance(separators, str) else separators:
+        parts = [p for part in parts for p in part.split(sep)]
+    return [p.strip() for p in parts if p.strip()]
+
+
 def _convert(value: Any, rule: dict[str, Any]) -> Any:
-    """One field's value by its rule: split, pick, map values or keys, to a number, drop empties."""
+    """One field's value by its rule: fix text, split, pick, convert each item, find tokens, map values
+    or keys, to a number or a list, drop repeats and empties."""
     if value is None or value == "" or value in (rule.get("absent") or []):
         return None
+    if isinstance(value, str):
+        for old, new in (rule.get("replace") or {}).items():
+            value = value.replace(old, new)
     if "split" in rule and isinstance(value, str):
-        value = [v.strip() for v in value.replace("\r\n", "\n").split(rule["split"]) if v.strip()]
+        value = _split(value, rule["split"])
     if "pick" in rule:
         items = value if isinstance(value, list) else [value]
         value = items[rule["pick"]] if len(items) > rule["pick"] else None
+        if value is None:
+            return None
+    if "each" in rule and isinstance(value, list):
+        value = [x for x in (_convert(v, rule["each"]) for v in value) if x is not None]
+    if "find" in rule and isinstance(value, str):
+        text = value
+        found = sorted((text.find(token), v) for token, v in rule["find"].items() if token in text)
+        value = [v for _, v in found] or None
         if value is None:
             return None
     if "values" in rule:
@@ -101,11 +121,15 @@ def _convert(value: Any, rule: dict[str, Any]) -> Any:
         value = int(value)
     if rule.get("as") == "list" and not isinstance(value, list):
         value = [value]
-    return value
+    if rule.get("unique") and isinstance(value, list):
+        value = [v for i, v in enumerate(value) if v not in value[:i]]
+    return value if value != [] else None
 
 
 def import_cards(records: list[dict[str, Any]], mapping: dict[str, Any], game: str) -> dict[str, Any]:
-    """A card file (as data) from card records by the mapping."""
+    """A card file (as data) from card records by the mapping. A field whose rule names `types` is
+    given only to cards of those types (as the card's `type` was mapped): its `default` is then what
+    those cards have when the list leaves the value out (a list that omits a zero)."""
     cards = []
     skip = mapping.get("skip") or {}
     for record in records:
@@ -114,23 +138,26 @@ def import_cards(records: list[dict[str, Any]], mapping: dict[str, Any], game: s
         card: dict[str, Any] = {}
         id_parts = [_get(record, k) for k in mapping["card_id"]]
         card["id"] = "-".join(str(p) for p in id_parts if p not in (None, ""))
-        for name, rule in mapping["fields"].items():
-            rule = rule if isinstance(rule, dict) else {"from": rule}
+        rules = {name: rule if isinstance(rule, dict) else {"from": rule} for name, rule in mapping["fields"].items()}
+        for name, rule in sorted(rules.items(), key=lambda nr: "types" in nr[1]):  # a card's type before `types`
+            if "types" in rule and card.get("type") not in rule["types"]:
+                continue
             value = _convert(_get(record, rule["from"]), rule) if "from" in rule else rule.get("value")
             if value is None and "default" in rule:
                 value = rule["default"]
             if value is not None:
                 card[name] = value
-        cards.append(card)
+        cards.append({k: card[k] for k in ["id", *rules] if k in card})
     return {"game": game, "cards": cards}
 
 
 def check_imported(rb: Any, data: dict[str, Any], out: Path) -> list[Diagnostic]:
-    """Problems of the imported cards, as the card loader reports them for the written file."""
+    """Problems of the imported cards, as the card loader reports them for the written file: its
+    errors, and its warnings (a card left out for lacking a field the list does not give)."""
     from interpreter.loader.cards import load_cards
 
     try:
-        load_cards(rb, [out])
+        pool = load_cards(rb, [out])
     except LoadError as e:
         return e.diagnostics
-    return []
+    return [d for d in pool.notices if d.message.startswith("warning:")]

@@ -394,6 +394,22 @@ def f_without_trailing_letters(env: Any, text: Any) -> Any:
     return out
 
 
+def f_without_variant_suffix(env: Any, text: Any, sep: Any) -> Any:
+    """The text without its last `sep`-separated part when that part holds no digit: the rarity or
+    variant mark a card list writes after a card number (`'AB-012-R+'` -> `'AB-012'`); a number that
+    ends in digits is unchanged (`'AB-012'`, `'AB-M01'`). Null stays null.
+
+    Example: `without_variant_suffix(it.number, '-')`
+    """
+    if text is None:
+        return None
+    out = str(text)
+    head, found, tail = out.rpartition(str(sep))
+    if not found or not head or not tail or any(unicodedata.digit(ch, None) is not None for ch in tail):
+        return out
+    return head
+
+
 def f_pending_count(env: Any) -> int:
     """How many triggered abilities are pending (waiting for a check timing to resolve them).
 
@@ -828,6 +844,7 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("under", f_under, 1, 1, pass_env=True),
         FuncSpec("str", f_str, 1, 1, pass_env=True),
         FuncSpec("without_trailing_letters", f_without_trailing_letters, 1, 1, pass_env=True),
+        FuncSpec("without_variant_suffix", f_without_variant_suffix, 2, 2, pass_env=True),
         FuncSpec("pending_count", f_pending_count, 0, 0, pass_env=True),
         FuncSpec("untriggered", f_untriggered, 1, 2, pass_env=True),
         FuncSpec("has_status", f_has_status, 2, 2, pass_env=True),

@@ -35,12 +35,14 @@ SINCE = "since"
 
 class CardPool(dict[str, CardDef]):
     """The cards a rulebook version plays, by id; `later` holds the ids left out for being newer
-    (id -> the `since` version), so a deck naming one is told why rather than "unknown card"."""
+    (id -> the `since` version) and `incomplete` those left out for lacking a required field (id ->
+    where and what), so a deck naming one is told why rather than "unknown card"."""
 
     def __init__(self) -> None:
         super().__init__()
         self.later: dict[str, str] = {}
-        self.notices: list[Diagnostic] = []  # abilities to review or write (not errors: the cards load)
+        self.incomplete: dict[str, str] = {}
+        self.notices: list[Diagnostic] = []  # abilities to review or write, incomplete cards (not errors)
 
 
 def version_key(version: str) -> tuple[int, ...] | None:
@@ -466,8 +468,9 @@ def _compile_cards(rb: Rulebook, data: dict[str, Any], path: Path, smap: Any, co
         if not isinstance(cid, str):
             comp.error(loc, "a card needs a string 'id'")
             continue
-        if cid in cards or cid in cards.later:
-            first = cards[cid].source if cid in cards else "a card of a later rules version"
+        if cid in cards or cid in cards.later or cid in cards.incomplete:
+            first = cards[cid].source if cid in cards else "a card of a later rules version" if cid in cards.later \
+                else cards.incomplete[cid]
             comp.error(loc.at("id"), f"duplicate card id '{cid}' (first in {first})")
             continue
         if SINCE in raw:
@@ -495,9 +498,14 @@ def _compile_cards(rb: Rulebook, data: dict[str, Any], path: Path, smap: Any, co
                                         f"{', '.join(sorted(set(allowed) | CARD_BASE_KEYS))})", at_key=True)
                 continue
             fields[key] = _check_field(rb, allowed[key], value, loc.at(key), comp)
-        for fid, f in allowed.items():
-            if f.get("required") and fid not in raw:
-                comp.error(loc, f"{ctype} card '{cid}' is missing required field '{fid}'")
+        missing = [fid for fid, f in allowed.items() if f.get("required") and fid not in raw]
+        if missing:
+            # A card a list left incomplete: the others still load; this one is left out, told where.
+            line, col = loc.pos()
+            what = f"{ctype} card '{cid}' is missing required field{'s' if len(missing) > 1 else ''} " \
+                   f"{', '.join(repr(m) for m in missing)}"
+            cards.notices.append(Diagnostic(loc.file, line, col, f"warning: {what}; the card is left out"))
+            cards.incomplete[cid] = f"{what} ({loc.file}:{line})"
         cards.notices.extend(_filled_fields(allowed, fields, cid, loc, comp))
         abilities = []
         for j, a in enumerate(raw.get("abilities", []) or []):
@@ -506,8 +514,9 @@ def _compile_cards(rb: Rulebook, data: dict[str, Any], path: Path, smap: Any, co
             ab = compile_ability(rb, a, j, loc.at("abilities", j), comp, ctype)
             if ab is not None:
                 abilities.append(ab)
-        cards[cid] = CardDef(cid, ctype, fields, abilities, f"{path}:{smap.get(('cards', i))[0]}",
-                             str(raw.get("text", "") or ""))
+        if not missing:  # an incomplete card is still checked, for its other problems
+            cards[cid] = CardDef(cid, ctype, fields, abilities, f"{path}:{smap.get(('cards', i))[0]}",
+                                 str(raw.get("text", "") or ""))
         cards.notices.extend(_review(rb, raw, cid, loc))
 
 
@@ -578,8 +587,10 @@ def load_deck(rb: Rulebook, cards: dict[str, CardDef], path: Path) -> dict[str, 
                 continue
             if e["card"] not in cards:
                 later = getattr(cards, "later", {}).get(e["card"])
+                incomplete = getattr(cards, "incomplete", {}).get(e["card"])
                 diags.add(str(path), line, col, f"card '{e['card']}' is for rules {later} and later; this rulebook "
                                                 f"encodes {rb.rules_version}" if later else
+                                                f"card '{e['card']}' is left out: {incomplete}" if incomplete else
                                                 f"unknown card '{e['card']}'")
                 continue
             n = e.get("count", 1)
