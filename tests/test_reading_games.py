@@ -99,24 +99,26 @@ EXPECTED = {
                              "(“スターライトナイン” is in its groups or “スターライトナイン” is in its units), called "
                              "target; for each changing of the target: move changing to another member area (a member "
                              "there takes the area it left).",
-    ("lovelive", "LLT-028"): "Automatic ability, when this member enters the stage or when your live starts. Effect: "
-                             "draw 1 card; choose 1 of your hand, called discarded; put discarded into the waiting room.",
+    ("lovelive", "LLT-028"): "Automatic ability, when this member enters the stage or when your live starts. "
+                             "Effect: draw 1 card; choose 1 of your hand, called discarded; put discarded into the "
+                             "waiting room.",
     ("lovelive", "LLT-046"): "Automatic ability, when this member enters the stage. Effect: draw 2 cards; have the "
                              "opponent draw 1 card.",
     ("lovelive", "LLT-054"): "Continuous ability. Effect: give this card +2 blades, while your member area where it "
                              "has no holder and it has the name “星森あおい” is not empty.",
     ("lovelive", "LLT-112"): "Automatic ability, when this member enters the stage. Effect: choose 1 of your member "
-                             "area where it has no holder and (“スターライトナイン” is in its groups or “スターライトナイン” "
-                             "is in its units), called target; until end of live, give the target the ability "
+                             "area where it has no holder and (“スターライトナイン” is in its groups or "
+                             "“スターライトナイン” is in its units), called target; until end of live, give the target "
+                             "the ability "
                              "“Continuous ability. Effect: give you +1 live score.”.",
     ("haikyu", "HKT-026"): "Active skill, usable in the serve phase, only while this character is in the serve area. "
                            "Cost: usable only if the guts under this card is not empty; choose X from 1 to the number "
                            "of the guts under this card; choose x of the guts under this card, called paid; put paid "
                            "into the drop area. Effect: until cleanup, give this card +x serve point.",
-    ("haikyu", "HKT-053"): "Passive skill, only while this character is in the attack area, when this card appears. "
-                           "Effect: let wanted = 1; choose 1 of your hand, called done; put done into the drop area; if "
-                           "you did it: until cleanup, give this card +3 attack point; if you did not do it: draw 1 "
-                           "card.",
+    ("haikyu", "HKT-053"): "Passive skill, only while this character is in the attack area, when this card "
+                           "appears. Effect: let wanted = 1; choose 1 of your hand, called done; put done into the "
+                           "drop area; if you did it: until cleanup, give this card +3 attack point; if you did not do "
+                           "it: draw 1 card.",
     ("haikyu", "HKT-063"): "Passive skill, only while this card is in your hand, when a player declares an offense "
                            "point, if the event's player is not you and the event's value is at least 8. Effect: draw "
                            "1 card.",
