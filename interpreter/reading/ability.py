@@ -90,7 +90,7 @@ class Reader:
         if "trigger" in ab:
             head.append(self.trigger(ab["trigger"]))
         if "answers" in ab:
-            head.append(f"in answer to {self.expr.text(ab['answers'])}")
+            head.append(f"played in answer when {self.expr.text(ab['answers'])}")
         sentences = [", ".join(head)]
         optional = " (optional)" if ab.get("optional") else ""
         if ab.get("cost"):
