@@ -54,6 +54,7 @@ class Entry:
     where: str
     signature: str = ""
     group: str = ""
+    reads: str = ""  # how it reads in plain English (functions and verbs), placeholders for its arguments
 
 
 # -- reading docstrings from the source ----------------------------------------------------------------
@@ -131,6 +132,12 @@ def _params(module: str, qualname: str, skip: int) -> list[str]:
     return out
 
 
+def parameters(fn: Callable[..., Any], skip: int = 0) -> list[str]:
+    """A registered function's parameters after the first `skip`, read from its source (so a compiled
+    build gives the same): an optional one ends in `?`, a variadic one in `...`."""
+    return _params(*_of(fn), skip)
+
+
 def functions() -> list[Entry]:
     """The built-in functions expressions may call, by name."""
     from interpreter.engine.functions import GENERIC_FUNCTIONS
@@ -140,7 +147,8 @@ def functions() -> list[Entry]:
         module, qual = _of(spec.fn)
         text, example = split_example(docstring(module, qual))
         params = _params(module, qual, 1 if spec.pass_env else 0)
-        out.append(Entry(name, text, example, _where(module, qual), f"{name}({', '.join(params)})"))
+        out.append(Entry(name, text, example, _where(module, qual), f"{name}({', '.join(params)})",
+                         reads=spec.reads))
     return out
 
 
@@ -154,7 +162,7 @@ def verbs() -> list[Entry]:
         text, example = split_example(docstring(module, qual))
         args = "; ".join(("any other key" if k == "*" else _code(k)) + " " + _kind(v) for k, v in spec.args.items())
         group = _paragraph(docstring(module)).rstrip(".")
-        out.append((module, Entry(name, text, example, _where(module, qual), args, group)))
+        out.append((module, Entry(name, text, example, _where(module, qual), args, group, spec.reads)))
     # By module (the order modules are imported in varies), each in the order it defines its verbs.
     return [e for _, e in sorted(out, key=lambda me: me[0])]
 
@@ -243,6 +251,10 @@ def problems() -> list[str]:
                 where = (f"an `Example:` section at the end of its docstring ({e.where})"
                          if kind in ("function", "verb") else f"its example ({e.where})")
                 out.append(f"{kind} '{e.name}' has no example: add {where}")
+            if kind in ("function", "verb") and not e.reads:
+                registration = "its FuncSpec in GENERIC_FUNCTIONS" if kind == "function" else "its @verb(...)"
+                out.append(f"{kind} '{e.name}' has no reading: give {registration} a `reads=` "
+                           f"(interpreter/reading/fill.py; {e.where})")
     return out
 
 
@@ -273,6 +285,8 @@ def _under(key: str, text: str, item: bool) -> str:
 
 def _entry(prefix: str, e: Entry, title: str, example_yaml: bool, level: int = 3, example: str = "") -> list[str]:
     out = [f'<a id="{_anchor(prefix, e.name)}"></a>', f"{'#' * level} {title}", "", e.summary, ""]
+    if e.reads:
+        out += [f"Reads: {_code(e.reads)}", ""]
     if example_yaml:
         out += _yaml_block(example or e.example)
     else:
@@ -292,6 +306,11 @@ when an entry is missing, lacks an example, or this page is out of date: regener
 `{regenerate}` (in a checkout, `python -m interpreter.cli.main reference --write docs/reference.md`).
 How a rulebook is laid out is in [writing-rulebooks.md](writing-rulebooks.md), its parts in
 [rulebooks/README.md](../rulebooks/README.md).
+
+Each function and verb also says how it **reads** in plain English: its arguments are placeholders
+(`{{cards}}`, `{{player's}}` for a possessive, `{{min..max}}` for a range, `[...]` for a part left out when
+an argument in it is not given, `(s)` for a plural), and `sogo cards review` / `sogo card` describe a
+card's abilities with these readings (see [writing-cards.md](writing-cards.md#reviewing-abilities)).
 
 The examples are written for a small generic game: zones `deck`, `hand`, `field` and `discard`
 (each player has one of each) and the zone group `board`, cards of type `unit` with the fields `name`,

@@ -48,6 +48,20 @@ def test_every_function_and_verb_is_in_the_reference():
     assert {e.name for e in reference.verbs()} == set(load_all())
 
 
+def test_every_reading_names_only_its_arguments():
+    """A verb's or function's reading (`reads=`) fills its placeholders from its own arguments (`*`:
+    the ones a verb takes besides those it names)."""
+    from interpreter.reading.fill import placeholders
+
+    for name, spec in load_all().items():
+        unknown = placeholders(spec.reads) - set(spec.args)
+        assert not unknown, f"verb '{name}' reads {spec.reads!r}: no argument {sorted(unknown)}"
+    for name, fn in GENERIC_FUNCTIONS.items():
+        params = {p.rstrip("?").removesuffix("...") for p in reference.parameters(fn.fn, 1 if fn.pass_env else 0)}
+        unknown = placeholders(fn.reads) - params
+        assert not unknown, f"function '{name}' reads {fn.reads!r}: no parameter {sorted(unknown)}"
+
+
 def test_every_attribute_is_documented():
     readable = set(_SLOTS) | {"type"}  # what Game._attr_kind reads itself, before states and fields
     assert set(ATTRIBUTES) == readable, (
@@ -132,6 +146,7 @@ def test_an_undocumented_verb_is_reported(monkeypatch):
                         registry.VerbSpec("undocumented", v_undocumented, {"what": "expr"}, "Do nothing."))
     missing = reference.problems()
     assert not any("verb 'undocumented' has no summary" in m for m in missing), missing
+    assert any("verb 'undocumented' has no reading: give its @verb(...) a `reads=`" in m for m in missing), missing
     assert any("verb 'undocumented' has no example: add an `Example:` section at the end of its docstring "
                "(test_reference.py, v_undocumented)" in m for m in missing), missing
 

@@ -45,8 +45,9 @@ def card_summary(rb: Rulebook, card: CardDef, states: dict[str, Any] | None = No
     return text
 
 
-def card_details(rb: Rulebook, card: CardDef) -> list[str]:
-    """A card's full record: type, every field, its text and each ability with its rules."""
+def card_details(rb: Rulebook, card: CardDef, readings: dict[int, str] | None = None) -> list[str]:
+    """A card's full record: type, every field, its text and each ability with its rules (and, given
+    `readings` by ability index, how it reads in plain English: interpreter/reading)."""
     lines = [f"{card_name(card)} [{card.id}] - {card.type}"]
     for k, v in card.fields.items():
         if k != "name":
@@ -60,4 +61,6 @@ def card_details(rb: Rulebook, card: CardDef) -> list[str]:
         lines.append(head + (f": {ab.text}" if ab.text else ""))
         if ab.rules:
             lines.append(f"    rules {', '.join(ab.rules)}")
+        if readings and ab.index in readings:
+            lines.append(f"    reads: {readings[ab.index]}")
     return lines

@@ -156,3 +156,91 @@ def import_cmd(game: str, card_list: str, mapping_name: str, output: str, do_com
     if problems:
         click.echo(f"{len(problems)} problem(s)", err=True)
         sys.exit(1)
+
+
+@cards.command("review")
+@click.argument("game")
+@click.argument("files", nargs=-1, required=True)
+@click.option("--only", type=click.Choice(["all", "todo", "changed"]), default="all", show_default=True,
+              help="Which abilities to list: every one, those not (fully) written (todo), or those whose "
+                   "printed text changed since they were pinned.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: a layout for reading (a table on a terminal); json: one object, for tools.")
+def review_cmd(game: str, files: tuple[str, ...], only: str, fmt: str) -> None:
+    """Review the abilities of the cards in FILES without reading YAML: each ability's printed text
+    beside a plain-English description generated from what it compiles to, and its status (compiled,
+    hand-written, partial; pinned, or changed since pinned).
+
+    Where no reading exists (a template, keyword, kind or function the rulebook gives no `reads:`)
+    the id is shown in `backticks`, and the summary lists what to add. A missing file or one that is
+    not a card file of GAME is reported as FILE:LINE:COL (exit 1).
+    """
+    from interpreter.cardtext.review import render_summary, render_text, review_file, summary
+    from interpreter.reading import Reader
+
+    rb = _rulebook(game)
+    reader = Reader(rb)
+    reviewed = []
+    problems: list[Diagnostic] = []
+    for name in files:
+        try:
+            reviewed.extend(review_file(rb, Path(name), reader))
+        except LoadError as e:
+            problems.extend(e.diagnostics)
+    shown = [c for c in reviewed if any(a.wanted(only) for a in c.abilities)]
+    report = summary(reviewed)
+    report["shown"] = sum(a.wanted(only) for c in reviewed for a in c.abilities)
+    if fmt == "json":
+        click.echo(json.dumps({"game": rb.id, "only": only, "cards": [c.as_json(only) for c in shown],
+                               "summary": report}, ensure_ascii=False, indent=2))
+    elif sys.stdout.isatty():
+        _review_table(shown, only, report)
+    else:
+        click.echo(render_text(shown, only), nl=False)
+        click.echo(render_summary(report), nl=False)
+    _echo_all(problems)
+    if problems:
+        sys.exit(1)
+
+
+def _review_table(cards: list[Any], only: str, report: dict[str, Any]) -> None:
+    """The review laid out for a terminal by rich: a table per card, printed text beside its reading."""
+    import re
+
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+    from rich.text import Text
+
+    from interpreter.cardtext.review import render_summary, status
+
+    console = Console()
+    colour = {"compiled": "green", "hand-written": "cyan", "partial": "yellow", "none": "red"}
+
+    def reading(text: str) -> Text:
+        out = Text()
+        for k, part in enumerate(re.split(r"(`[^`]*`)", text)):
+            out.append(part, style="bold yellow" if k % 2 else "")
+        return out
+
+    for card in cards:
+        table = Table(title=f"{escape(card.card_id)} {escape(card.name)}  [dim]{escape(card.path)}:{card.line}[/dim]",
+                      title_justify="left",
+                      show_lines=True, expand=True)
+        table.add_column("#", justify="right", no_wrap=True)
+        table.add_column("printed text", ratio=2)
+        table.add_column("reads as", ratio=3)
+        table.add_column("status", no_wrap=True)
+        for a in card.abilities:
+            if not a.wanted(only):
+                continue
+            if a.reading is not None:
+                reads = reading(a.reading)
+            elif a.todo:
+                reads = Text("not written: no phrase reads " + " / ".join(f"「{t}」" for t in a.todo), style="yellow")
+            else:
+                reads = Text("not written (sogo cards compile)", style="red")
+            style = "bold red" if a.pin == "changed" else colour.get(a.origin, "")
+            table.add_row(str(a.index), Text(a.printed or "-"), reads, Text(status(a), style=style))
+        console.print(table)
+    console.print(Text(render_summary(report).rstrip("\n")))

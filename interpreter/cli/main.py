@@ -337,8 +337,10 @@ def graph(game: str, fmt: str) -> None:
 @click.argument("game")
 @click.argument("card_id")
 def card_cmd(game: str, card_id: str) -> None:
-    """Print one card of GAME's card database: its fields, text and abilities with their rules."""
+    """Print one card of GAME's card database: its fields, text and abilities with the rules they cite
+    and how each reads in plain English (as `sogo cards review` shows it)."""
     from interpreter.agents.cardinfo import card_details
+    from interpreter.cardtext.review import readings_of
     from interpreter.cli.setup import cards_dir
     from interpreter.loader.cards import load_cards
     from interpreter.loader.rulebook import load_rulebook
@@ -355,7 +357,7 @@ def card_cmd(game: str, card_id: str) -> None:
                       str(cards[c].fields.get("name", "")).lower())
         hint = f" (did you mean: {', '.join(near[:8])})" if near else f" ({len(cards)} cards in {cards_dir(rb.id)})"
         raise click.BadParameter(f"no card '{card_id}' in {game}{hint}", param_hint="CARD_ID")
-    click.echo("\n".join(card_details(rb, card)))
+    click.echo("\n".join(card_details(rb, card, readings_of(rb, card))))
 
 
 @cli.command("schema")

@@ -23,6 +23,7 @@ from interpreter.loader.model import Rulebook
 from interpreter.loader.names import collect_names, positional_bindings
 from interpreter.loader.overlay import EDITS, Doc, apply_edits, read_docs
 from interpreter.loader.placement import compile_placement
+from interpreter.loader.readings import check_readings
 from interpreter.loader.schema import schema_names, validate
 from interpreter.loader.sections import (
     LIST_SECTIONS,
@@ -249,6 +250,11 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     compile_functions(ids.functions, bodies, comp, known.roles)
 
     templates = compile_templates(ids.templates, comp)
+    kinds = [(k, m.loc("ability_kinds", i)) for i, k in enumerate(d.get("ability_kinds", []) or [])
+             if isinstance(k, dict)]
+    check_readings({"templates": list(ids.templates.values()), "keywords": list(ids.keywords.values()),
+                    "functions": list(ids.functions.values()), "events": list(ids.events.values()),
+                    "ability_kinds": kinds}, comp)
     zones = compile_zones(ids.zones, known, comp)
     arrival = check_zone_rules(m, known, comp)
     ability_zones = check_card_types(ids, comp)

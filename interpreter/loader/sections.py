@@ -153,7 +153,8 @@ def declare_functions(fn_raw: Raw, diags: Diagnostics) -> tuple[dict[str, FuncSp
             diags.add(loc.file, line, col, f"function '{fid}' is built in; choose another name")
             continue
         rf = bodies[fid] = RulebookFunction(fid, [str(p) for p in f.get("params", []) or []])
-        functions[fid] = FuncSpec(fid, rf.entry(), len(rf.params), len(rf.params), pass_env=True)
+        functions[fid] = FuncSpec(fid, rf.entry(), len(rf.params), len(rf.params), pass_env=True,
+                                  reads=str(f.get("reads", "") or ""))
     return functions, bodies
 
 

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 
 @verb("choose", {"player": "expr", "from": "expr", "min": "expr?", "max": "expr?", "as": "name",
-                 "prompt": "str?", "where": "expr?", "distinct": "expr?"})
+                 "prompt": "str?", "where": "expr?", "distinct": "expr?"},
+      reads="[have {~player} ]choose {min..max} of {from}[ where {where}][ with different {distinct}], called {as}")
 def v_choose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose between `min` and `max` items (default exactly 1) of a list, binding them to `as`.
     With fewer candidates than asked for, as many as possible are chosen; cards searched in a zone
@@ -82,7 +83,9 @@ def _choose_distinct(game: Game, player: int, candidates: list[Any], lo: int, hi
 
 
 @verb("choose_cover", {"player": "expr", "from": "expr", "field": "str", "requirements": "expr", "wildcard": "str?",
-                       "as": "name", "prompt": "str?"})
+                       "as": "name", "prompt": "str?"},
+      reads="[have {~player} ]choose cards of {from} whose {field} cover {requirements}"
+            "[ ({wildcard} pays any)], called {as}")
 def v_choose_cover(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose cards that cover requirements one card per symbol (see `covers`): one requirement at a
     time, the specific symbols in the order given and the wildcard last, each offer holding only the
@@ -120,7 +123,8 @@ def v_choose_cover(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     ctx.set(a["as"], chosen)
 
 
-@verb("choose_one", {"player": "expr", "options": "options", "prompt": "str?", "as": "name?"})
+@verb("choose_one", {"player": "expr", "options": "options", "prompt": "str?", "as": "name?"},
+      reads="[have {~player} ]choose one: {options}[, called {as}]")
 def v_choose_one(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose one of several named courses of action whose condition holds, then carry it out.
 
@@ -149,7 +153,8 @@ def v_choose_one(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("choose_player", {"player": "expr", "as": "name", "prompt": "str?", "from": "expr?", "min": "expr?",
-                         "max": "expr?"})
+                         "max": "expr?"},
+      reads="[have {~player} ]choose a player[ of {from}][ ({min..max} of them)], called {as}")
 def v_choose_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose a player. With `min` or `max`, choose that many of the pool (as many as there are, at
     most) and bind the list: a choice that leaves nothing to choose (every player of the pool) is
@@ -180,7 +185,8 @@ def v_choose_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     ctx.set(a["as"], list(picked))
 
 
-@verb("random_player", {"as": "name", "from": "expr?"})
+@verb("random_player", {"as": "name", "from": "expr?"},
+      reads="pick a player at random[ of {from}], called {as}")
 def v_random_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Pick a player at random (a chance event, logged).
 
@@ -195,7 +201,8 @@ def v_random_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("roll", {"sides": "expr", "as": "name", "player": "expr?"})
+@verb("roll", {"sides": "expr", "as": "name", "player": "expr?"},
+      reads="[have {~player} ]roll a {sides}-sided die, called {as}")
 def v_roll(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Roll a die with `sides` sides and bind the number rolled (1 to `sides`): a chance event drawn
     from the game's seeded generator and logged, so a seed gives the same rolls. `player` (default:

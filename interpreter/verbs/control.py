@@ -14,7 +14,9 @@ if TYPE_CHECKING:
 
 
 @verb("emit", {"event": "event", "once_per_turn": "bool?", "once_per": "expr?", "only_player": "expr?",
-               "seen_by_departed": "expr?", "*": "expr"})
+               "seen_by_departed": "expr?", "*": "expr"},
+      reads="raise the event {event}[ with {*}][ (once per turn{?once_per_turn})][ (once per {once_per})]"
+            "[ (for the abilities of {only_player})]")
 def v_emit(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Raise an event so auto abilities can trigger. `once_per_turn` lets each ability trigger on it
     at most once a turn; `once_per` at most once for each value of an expression within the turn (a
@@ -39,7 +41,8 @@ def v_emit(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("win", {"player": "expr"})
+@verb("win", {"player": "expr"},
+      reads="make {player} win")
 def v_win(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A player wins, or the players of a list win together (a team). Each win is first offered to
     the replacement effects on `game_won`, if the rulebook declares that event.
@@ -50,7 +53,8 @@ def v_win(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield from _outcome(game, _players_of(a["player"](ctx)), "win", GAME_WON, ctx)
 
 
-@verb("lose", {"player": "expr"})
+@verb("lose", {"player": "expr"},
+      reads="make {player} lose")
 def v_lose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A player loses, or the players of a list lose together. Each loss is first offered to the
     replacement effects on `game_lost`, if the rulebook declares that event ("if you would lose,
@@ -92,7 +96,8 @@ def _outcome(game: Game, players: list[int], kind: str, etype: str, ctx: Ctx) ->
         yield from game.run(steps, ectx)
 
 
-@verb("draw_game", {})
+@verb("draw_game", {},
+      reads="end the game in a draw")
 def v_draw_game(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """The game ends in a draw.
 
@@ -104,7 +109,8 @@ def v_draw_game(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("set_role", {"role": "role", "player": "expr"})
+@verb("set_role", {"role": "role", "player": "expr"},
+      reads="make {player} the {role}")
 def v_set_role(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a role (first player, holder of a right, ...) to a player.
 
@@ -120,7 +126,8 @@ def v_set_role(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("skip", {"node": "node"})
+@verb("skip", {"node": "node"},
+      reads="skip the next {node}")
 def v_skip(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """The next time the walk would enter this turn, phase or step, it passes over it.
 
@@ -133,7 +140,8 @@ def v_skip(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("jump", {"to": "node"})
+@verb("jump", {"to": "node"},
+      reads="go on at {to}")
 def v_jump(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """End the current step now and continue the walk at another node.
 
@@ -146,7 +154,8 @@ def v_jump(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("status", {"player": "expr", "status": "name", "duration": "duration?"})
+@verb("status", {"player": "expr", "status": "name", "duration": "duration?"},
+      reads="give {player} the status {status}[, {duration}]")
 def v_status(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a player a named status (e.g. a prohibition), optionally until a duration ends.
 
@@ -164,7 +173,8 @@ def v_status(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("cancel_skips", {"node": "node?"})
+@verb("cancel_skips", {"node": "node?"},
+      reads="cancel the skips not used yet[ of {node}]")
 def v_cancel_skips(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Skips not used yet vanish: all of them, or those of one node.
 

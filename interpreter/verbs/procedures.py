@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from interpreter.loader.model import Ability
 
 
-@verb("check_timing", {"as": "name?"})
+@verb("check_timing", {"as": "name?"},
+      reads="run a check timing[, called {as}]")
 def v_check_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run the check timing procedure; `as` records whether anything was resolved in it.
 
@@ -26,7 +27,8 @@ def v_check_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         game.state.vars[a["as"]] = resolved
 
 
-@verb("play_timing", {"player": "expr", "actions": "actions", "end": "enum:all_passed|passed_in_order?"})
+@verb("play_timing", {"player": "expr", "actions": "actions", "end": "enum:all_passed|passed_in_order?"},
+      reads="give {player} play timing to {actions} or pass")
 def v_play_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a player play timing: act with one of `actions` or pass; acting gives it again. A list of
     players take turns, an action passing to the next, until all have passed one after another
@@ -39,7 +41,8 @@ def v_play_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("satisfy", {"pool": "expr", "requirements": "expr", "symbols": "str", "wildcard": "str?",
-                  "generic": "str?", "as": "name"})
+                  "generic": "str?", "as": "name"},
+      reads="check whether {pool} can pay {requirements}, called {as}")
 def v_satisfy(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Decide whether one pool of symbols can pay every requirement at once. `symbols` names the
     enum of specific symbols; `wildcard` pays any specific symbol; `generic` demands are paid by
@@ -60,7 +63,8 @@ def v_satisfy(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("respond", {"card": "expr", "as": "name?"})
+@verb("respond", {"card": "expr", "as": "name?"},
+      reads="open the response window to {card}[, called {as}]")
 def v_respond(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A card is being played: open the response window (interpreter/timing/responses.py); `as` names
     whether it was negated, so the rulebook can say what becomes of it.
@@ -78,7 +82,8 @@ def v_respond(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         ctx.set(a["as"], negated)
 
 
-@verb("negate", {"target": "expr"})
+@verb("negate", {"target": "expr"},
+      reads="negate {target}")
 def v_negate(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Negate a card or ability being played (the `target` of a response): it does not resolve.
 
@@ -96,7 +101,8 @@ def v_negate(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 
 @verb("resolve_abilities", {"card": "expr?", "kind": "str", "index": "expr?", "event": "event?", "fields": "fields?",
-                             "players": "expr?"})
+                             "players": "expr?"},
+      reads="resolve the {kind} abilities of [{card}][ (number {index})][ for {players}]")
 def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Carry out a card's own abilities of one kind now, wherever the card is: each pays its cost (one
     that cannot be paid is skipped) and resolves, in the order its controller chooses. For abilities

@@ -9,7 +9,9 @@ stands for any other key (its kind is that of every such argument).
 
 Each verb's docstring says what it does and ends with an `Example:` section, one step in YAML: the
 generated reference (`sogo reference`, docs/reference.md) reads both, and tests/test_reference.py
-checks that every verb has them and that each example compiles.
+checks that every verb has them and that each example compiles. Each verb also says how a step of it
+reads in plain English (`reads`, a reading with its arguments as placeholders, interpreter/reading):
+`sogo cards review` and `sogo card` describe an ability with it, for a reviewer who reads no YAML.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class VerbSpec:
     fn: VerbFn
     args: dict[str, str]
     doc: str
+    reads: str = ""  # how a step reads in English, its arguments as placeholders (interpreter/reading/fill.py)
 
     def required(self) -> set[str]:
         return {k for k, v in self.args.items() if not v.endswith("?")}
@@ -63,11 +66,11 @@ ARG_KINDS: dict[str, str] = {
 verb's arguments with their kinds, and tests/test_reference.py checks that every kind a verb uses is here."""
 
 
-def verb(name: str, args: dict[str, str]) -> Callable[[VerbFn], VerbFn]:
-    """Register a verb implementation `fn(game, args, ctx)` (a generator)."""
+def verb(name: str, args: dict[str, str], reads: str = "") -> Callable[[VerbFn], VerbFn]:
+    """Register a verb implementation `fn(game, args, ctx)` (a generator) and how a step of it reads."""
 
     def deco(fn: VerbFn) -> VerbFn:
-        VERBS[name] = VerbSpec(name, fn, args, (fn.__doc__ or "").strip())
+        VERBS[name] = VerbSpec(name, fn, args, (fn.__doc__ or "").strip(), reads)
         return fn
 
     return deco
