@@ -57,6 +57,7 @@ class Slot:
     close: str = ""
     words: list[tuple[str, Any]] = field(default_factory=list)  # longest first
     token: str = ""
+    as_text: bool = False  # a quoted slot that gives the quoted text itself, not a string literal
 
 
 @dataclass
@@ -204,7 +205,7 @@ class Grammar:
     def _add_slot(self, raw: dict[str, Any], path: tuple[Any, ...]) -> None:
         kind = raw["kind"]
         slot = Slot(raw["id"], kind, nfkc(raw.get("open", "")), nfkc(raw.get("close", "")),
-                    token=_literal(raw.get("token", "")))
+                    token=_literal(raw.get("token", "")), as_text=raw.get("gives") == "text")
         if kind == "words":
             slot.words = sorted(((_literal(w), v) for w, v in (raw.get("words") or {}).items()),
                                 key=lambda wv: -len(wv[0]))
@@ -319,7 +320,8 @@ class Matcher:
             if text.startswith(slot.open, pos):
                 end = text.find(slot.close, pos + len(slot.open))
                 if end > pos + len(slot.open):
-                    yield end + len(slot.close), expr_literal(text[pos + len(slot.open):end])
+                    quoted = text[pos + len(slot.open):end]
+                    yield end + len(slot.close), quoted if slot.as_text else expr_literal(quoted)
         elif slot.kind == "words":
             for word, value in slot.words:
                 if word and text.startswith(word, pos):
