@@ -44,6 +44,17 @@ cards:
       - kind: aura
         effect:
           restrict: {zones: [hand], if: "dest_player == opponent and by_ability and mover == opponent"}
+  # At most two units on its master's field, counting those chosen to arrive together.
+  - id: R-TWO
+    type: unit
+    name: Two
+    power: 0
+    abilities:
+      - kind: aura
+        effect:
+          restrict:
+            zones: [field]
+            if: "dest_player == you and count(cards('field', you)) + count(arriving_with) >= 2"
   # Moves every unit of its master's hand onto their field.
   - id: R-PUT
     type: unit
@@ -112,6 +123,18 @@ def test_a_continuous_ability_restricts_while_it_works(env: tuple[Any, Any]) -> 
     # The wall leaves the board: the restriction is gone with its ability.
     list(g.move_card(wall, "discard", 0, Ctx(g, None, you=0)))
     assert g.move_refusal(top, "hand", 1, Ctx(g, None, you=1)) is None
+
+
+def test_cards_arriving_together_count_for_a_limit(env: tuple[Any, Any]) -> None:
+    """`can_move_to`'s `joining` cards (those chosen to arrive with it) are `arriving_with`."""
+    from interpreter.engine.functions import f_can_move_to
+
+    g = game_of(env, {"P1": {"field": ["R-TWO"], "hand": ["R-RED", "R-BLUE"]}})
+    red, blue = (next(o for o in g.state.objects.values() if o.card_id == c) for c in ("R-RED", "R-BLUE"))
+    ctx = Ctx(g, None, you=0)
+    assert f_can_move_to(ctx, red, "field", 0) is True             # one unit there, none with it
+    assert f_can_move_to(ctx, red, "field", 0, None, [blue]) is False  # the blue one arrives too
+    assert f_can_move_to(ctx, red, "field", 0, None, [red]) is True    # itself is not another card
 
 
 def test_a_restriction_naming_an_unknown_zone_is_reported(tmp_path: Path) -> None:

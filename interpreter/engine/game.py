@@ -799,9 +799,11 @@ class Game:
         return keep
 
     def placement_refusal(self, obj: GameObject, zone: str, dest_player: int | None, ctx: Any,
-                          kind: str | None = None, leaving: tuple[GameObject, ...] = ()) -> PlacementRestriction | None:
+                          kind: str | None = None, leaving: tuple[GameObject, ...] = (),
+                          joining: tuple[GameObject, ...] = ()) -> PlacementRestriction | None:
         """The first placement restriction (`zone_rules.placement_restrictions`) that refuses a move of
-        `obj` into `zone` of `dest_player`, a move of `kind`, while `leaving` leave at the same time;
+        `obj` into `zone` of `dest_player`, a move of `kind`, while `leaving` leave at the same time and
+        `joining` arrive with it (read as `arriving_with`: the other cards of one appearance);
         None when none does."""
         restrictions = self.rb.placement.get(zone)
         added = self.continuous.restrictions()
@@ -809,7 +811,8 @@ class Game:
             return None
         mover = ctx.you if ctx is not None else None
         names = {"arriving": obj, "dest": zone, "dest_player": dest_player, "leaving": list(leaving),
-                 "mover": mover, "by_ability": ctx is not None and ctx.ability is not None}
+                 "arriving_with": list(joining), "mover": mover,
+                 "by_ability": ctx is not None and ctx.ability is not None}
         if restrictions:
             scope = Ctx(self, None, you=mover, vars=dict(names))
             for r in restrictions:
@@ -829,7 +832,8 @@ class Game:
 
     def move_refusal(self, obj: GameObject, zone: str, player: int | None, ctx: Any, *, kind: str | None = None,
                      leaving: tuple[GameObject, ...] = (), named: bool = True,
-                     replacements: bool = False) -> tuple[str, tuple[str, ...]] | None:
+                     replacements: bool = False,
+                     joining: tuple[GameObject, ...] = ()) -> tuple[str, tuple[str, ...]] | None:
         """Why `obj` cannot move into `zone` (of `player`, a zone the move names when `named`) now, and
         the rules that say so; None when it can. The card must still be there, the zone be its
         owner's where `zone_rules.owner_locked` says so, and no placement restriction refuse it; with
@@ -841,7 +845,7 @@ class Game:
                 and not self.rb.zones[zone].shared:
             return "a card goes only into its owner's zones", self.zone_rules_cited
         dest_player = self.zone_player_for(obj, zone, player)
-        r = self.placement_refusal(obj, zone, dest_player, ctx, kind, leaving)
+        r = self.placement_refusal(obj, zone, dest_player, ctx, kind, leaving, joining)
         if r is not None:
             return r.id, r.rules
         if replacements and (self.state.effects or self.replacing_abilities):
