@@ -759,11 +759,12 @@ def f_payable(env: Any, card: Any, kind: str) -> bool:
                for ab in game.abilities_of(card) if ab.kind == engine_kind)
 
 
-def f_can_move_to(env: Any, card: Any, zone: Any, player: Any, kind: Any = None) -> bool:
+def f_can_move_to(env: Any, card: Any, zone: Any, player: Any, kind: Any = None, joining: Any = None) -> bool:
     """Whether a move of the card into `zone` of `player` (a move of `kind`, a `zone_rules.move_kinds`
     id) would happen now: the card is still there, the zone is its owner's where the rulebook
     locks zones to their owners, and no placement restriction refuses it. Choices offer only such
-    places, so that what they offer is never refused.
+    places, so that what they offer is never refused. `joining`: cards chosen to arrive with it (the
+    other cards of one appearance, read by restrictions as `arriving_with`).
 
     Example: `can_move_to(this, 'field', you)`
     """
@@ -772,7 +773,8 @@ def f_can_move_to(env: Any, card: Any, zone: Any, player: Any, kind: Any = None)
     game: Game = env.game
     if zone not in game.rb.zones:
         return game.expr_fail(f"can_move_to: unknown zone {zone!r}")
-    return game.move_refusal(card, zone, player, env, kind=kind) is None
+    others = tuple(o for o in _as_list(joining) if isinstance(o, GameObject) and o.oid != card.oid)
+    return game.move_refusal(card, zone, player, env, kind=kind, joining=others) is None
 
 
 def f_usable(env: Any, card: Any, kind: str) -> bool:
@@ -873,8 +875,8 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("distinct_count", f_distinct_count, 1, 2, pass_env=True,
                  reads="how many of {cards} give different {field}"),
         FuncSpec("keys", f_keys, 1, 1, pass_env=True, reads="the keys of {mapping}"),
-        FuncSpec("can_move_to", f_can_move_to, 3, 4, pass_env=True,
-                 reads="{card} can move to {player's} {zone}[ (a move of kind {kind})]"),
+        FuncSpec("can_move_to", f_can_move_to, 3, 5, pass_env=True,
+                 reads="{card} can move to {player's} {zone}[ (a move of kind {kind})][ with {joining}]"),
         FuncSpec("usable", f_usable, 2, 2, pass_env=True, reads="{card} has a {kind} ability that can be played now"),
         FuncSpec("covers", f_covers, 3, 4, pass_env=True,
                  reads="{cards} cover {requirements} by their {field}[ ({wildcard} pays any)]"),

@@ -163,6 +163,8 @@ class Game:
         # Zones where a face-down card's master may look at it (a zone's `face_down_seen_by_master`).
         self._seen_face_down = frozenset(z.id for z in rb.zones.values() if z.raw.get("face_down_seen_by_master"))
         self.grants_possible = bool(rb.grants)  # some effect of the rulebook or its cards grants abilities
+        # Durations whose effects apply only in their owner's turns (`only_in_owner_turn`).
+        self.owner_turn_durations = frozenset(d.id for d in rb.durations.values() if d.only_in_owner_turn)
         # Events not written to the log: the engine's own and those the rulebook marks `log: false`
         # (each repeats what the log already says: a move, a shuffle).
         self.unlogged = frozenset(ENGINE_EVENTS) | {e for e, spec in rb.events.items() if spec.get("log") is False}
@@ -797,23 +799,41 @@ class Game:
         return keep
 
     def placement_refusal(self, obj: GameObject, zone: str, dest_player: int | None, ctx: Any,
-                          kind: str | None = None, leaving: tuple[GameObject, ...] = ()) -> PlacementRestriction | None:
+                          kind: str | None = None, leaving: tuple[GameObject, ...] = (),
+                          joining: tuple[GameObject, ...] = ()) -> PlacementRestriction | None:
         """The first placement restriction (`zone_rules.placement_restrictions`) that refuses a move of
-        `obj` into `zone` of `dest_player`, a move of `kind`, while `leaving` leave at the same time;
+        `obj` into `zone` of `dest_player`, a move of `kind`, while `leaving` leave at the same time and
+        `joining` arrive with it (read as `arriving_with`: the other cards of one appearance);
         None when none does."""
         restrictions = self.rb.placement.get(zone)
-        if not restrictions:
+        added = self.continuous.restrictions()
+        if not restrictions and not added:
             return None
-        scope = Ctx(self, None, you=ctx.you, vars={"arriving": obj, "dest": zone, "dest_player": dest_player,
-                                                   "leaving": list(leaving)})
-        for r in restrictions:
-            if (r.kinds is None or kind in r.kinds) and r.cond(scope.with_it(obj)):
-                return r
+        mover = ctx.you if ctx is not None else None
+        names = {"arriving": obj, "dest": zone, "dest_player": dest_player, "leaving": list(leaving),
+                 "arriving_with": list(joining), "mover": mover,
+                 "by_ability": ctx is not None and ctx.ability is not None}
+        if restrictions:
+            scope = Ctx(self, None, you=mover, vars=dict(names))
+            for r in restrictions:
+                if (r.kinds is None or kind in r.kinds) and r.cond(scope.with_it(obj)):
+                    return r
+        for er, ectx in added:
+            if er.kinds is not None and kind not in er.kinds:
+                continue
+            if er.zones is not None and zone not in er.zones \
+                    and not any(zone in self.rb.group_sets.get(g, ()) for g in er.zones):
+                continue
+            if er.cond(ectx.child(vars=dict(names)).with_it(obj)):
+                src = ectx.this
+                what = f"a restriction of {self.describe(src)}" if isinstance(src, GameObject) else "a restriction"
+                return PlacementRestriction(what, er.rules or ectx.rules, er.kinds, er.cond)
         return None
 
     def move_refusal(self, obj: GameObject, zone: str, player: int | None, ctx: Any, *, kind: str | None = None,
                      leaving: tuple[GameObject, ...] = (), named: bool = True,
-                     replacements: bool = False) -> tuple[str, tuple[str, ...]] | None:
+                     replacements: bool = False,
+                     joining: tuple[GameObject, ...] = ()) -> tuple[str, tuple[str, ...]] | None:
         """Why `obj` cannot move into `zone` (of `player`, a zone the move names when `named`) now, and
         the rules that say so; None when it can. The card must still be there, the zone be its
         owner's where `zone_rules.owner_locked` says so, and no placement restriction refuse it; with
@@ -825,7 +845,7 @@ class Game:
                 and not self.rb.zones[zone].shared:
             return "a card goes only into its owner's zones", self.zone_rules_cited
         dest_player = self.zone_player_for(obj, zone, player)
-        r = self.placement_refusal(obj, zone, dest_player, ctx, kind, leaving)
+        r = self.placement_refusal(obj, zone, dest_player, ctx, kind, leaving, joining)
         if r is not None:
             return r.id, r.rules
         if replacements and (self.state.effects or self.replacing_abilities):
@@ -848,7 +868,7 @@ class Game:
         `checked`: the restrictions were already judged (a swap judges both moves first)."""
         st = self.state
         dest_player = self.zone_player_for(obj, zone, player)
-        if self.rb.placement and not checked:
+        if (self.rb.placement or self.continuous.may_restrict()) and not checked:
             refused = self.placement_refusal(obj, zone, dest_player, ctx, kind)
             if refused is not None:
                 where = zone + (f" of P{dest_player + 1}" if dest_player is not None else "")
@@ -1141,6 +1161,13 @@ class Game:
                  + (f" until {duration}" if duration else "")
                  + (f" (P{owner + 1}'s)" if owner is not None else ""), ctx.rules)
         return eff
+
+    def effect_dormant(self, eff: Effect) -> bool:
+        """Whether an effect waits outside its owner's turn: one of a duration that applies only while
+        its owner takes the turn (`only_in_owner_turn`), now in another player's turn or in a part of
+        the game that is nobody's (a node whose turn player is none)."""
+        return bool(self.owner_turn_durations) and eff.owner is not None \
+            and eff.duration in self.owner_turn_durations and eff.owner not in self.turn_team()
 
     @staticmethod
     def _duration_owner(duration: str, who: Any) -> int:

@@ -24,7 +24,10 @@ def node_ctx(game: Game, node: CNode) -> Ctx:
 def enter(game: Game, node: CNode) -> None:
     st = game.state
     game.cur_node = node
+    was = game.cur_tp
     game.cur_tp = st.roles.get(node.tp_role) if node.tp_role else None
+    if game.cur_tp != was and game.owner_turn_durations and st.effects:
+        game.touched()  # effects that apply only in their owner's turn may wake or wait now
     ap = node.ap_role
     if ap in (None, "turn_player"):
         game.cur_ap = game.cur_tp

@@ -16,13 +16,14 @@ from interpreter.engine.context import POSITIONAL
 from interpreter.expr import Compiled, ExprError, FuncSpec, compile_expr
 from interpreter.expr.compiler import constant, list_of, mapping_of
 from interpreter.loader.diagnostics import Diagnostics
+from interpreter.loader.model import EffectRestriction
 from interpreter.loader.yaml_safe import SourceMap
 from interpreter.verbs.registry import Step, VerbSpec, load_all
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 CREATED_KEYS: dict[str, tuple[str, ...]] = {
-    "continuous": ("affects", "modify", "modify_player", "grant", "negate", "no_stack", "rules"),
+    "continuous": ("affects", "modify", "modify_player", "grant", "negate", "no_stack", "restrict", "rules"),
     "delayed_trigger": ("trigger", "do", "once", "when_idle", "rules"),
     "replacement": ("event", "if", "instead", "change", "before", "after", "cost", "optional", "once", "rules"),
 }
@@ -244,7 +245,8 @@ class Compiler:
         if kind == "duration" and isinstance(value, dict):
             return self.duration_of(value, loc)
         table = {"zone": k.zones, "event": k.events, "template": k.templates, "role": k.roles,
-                 "duration": k.durations, "state": set(k.states), "action": k.actions, "move_kind": k.move_kinds}
+                 "duration": k.durations, "state": set(k.states), "action": k.actions, "move_kind": k.move_kinds,
+                 "keyword": k.keywords}
         if kind in table:
             if value not in table[kind]:
                 self.error(loc, f"unknown {kind.replace('_', ' ')} '{value}' (known: {', '.join(sorted(table[kind]))})")
@@ -360,6 +362,8 @@ class Compiler:
                 out[key] = self.modify(v, kl, player=True)
             elif key == "grant":
                 out[key] = self.grant(v, kl)
+            elif key == "restrict":
+                out[key] = self.restriction(v, kl)
             elif key == "trigger":
                 out[key] = self.trigger(v, kl)
             elif key == "event":
@@ -375,9 +379,40 @@ class Compiler:
             else:
                 self.error(kl, f"unknown key '{key}' (allowed: affects, if, do, instead, change, before, after, "
                                "cost, modify, trigger, event, optional, once, when_idle, negate, no_stack, "
-                               "modify_player, grant, rules)", at_key=True)
+                               "modify_player, grant, restrict, rules)", at_key=True)
         if "grant" in out and "affects" not in out:
             self.error(loc, "an effect that grants abilities needs 'affects' (the cards that get them)")
+
+    def restriction(self, value: Any, loc: Loc) -> EffectRestriction | None:
+        """A placement restriction a continuous effect adds while it applies: `{zones?, kinds?, if,
+        rules?}`, `if` read with the names of a placement restriction beside the effect's own."""
+        from interpreter.loader.placement import PLACEMENT_NAMES
+
+        if not isinstance(value, dict) or "if" not in value:
+            self.error(loc, "expected a restriction {zones?, kinds?, if, rules?} ('if': when a move is refused)")
+            return None
+        zones: frozenset[str] | None = None
+        kinds: frozenset[str] | None = None
+        for key, v in value.items():
+            kl = loc.at(key)
+            if key in ("zones", "kinds"):
+                if not isinstance(v, list) or not v:
+                    self.error(kl, f"expected a list of {'zones or zone groups' if key == 'zones' else 'move kinds'}")
+                    continue
+                for j, x in enumerate(v):
+                    if key == "zones" and x not in self.known.zones and x not in self.known.groups:
+                        self.error(kl.at(j), f"unknown zone or zone group '{x}'")
+                    elif key == "kinds" and x not in self.known.move_kinds:
+                        known_kinds = ", ".join(sorted(self.known.move_kinds)) or "none declared"
+                        self.error(kl.at(j), f"unknown move kind '{x}' (known: {known_kinds})")
+                if key == "zones":
+                    zones = frozenset(str(x) for x in v)
+                else:
+                    kinds = frozenset(str(x) for x in v)
+            elif key not in ("if", "rules"):
+                self.error(kl, f"unknown key '{key}' in a restriction (allowed: zones, kinds, if, rules)", at_key=True)
+        cond = self.expr(value["if"], loc.at("if"), extra_names=set(PLACEMENT_NAMES))
+        return EffectRestriction(zones, kinds, cond, tuple(str(r) for r in value.get("rules", ()) or ()))
 
     def grant(self, value: Any, loc: Loc) -> list[Any]:
         """The abilities an effect gives to the cards it affects: one ability written as a card writes

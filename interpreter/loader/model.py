@@ -135,6 +135,21 @@ class PlacementRestriction:
     cond: Fn
 
 
+@dataclass(frozen=True)
+class EffectRestriction:
+    """A placement restriction a continuous effect adds while it applies (`restrict:` in its
+    description: a card's "the opponent cannot appear ..."): a move into one of `zones` (zone or zone
+    group names; None: any zone), of one of `kinds` (None: any move), does not happen while `cond`
+    holds. `cond` is read in the effect's own scope (its master `you`, its source `this`, the variables
+    its creator saw) with `it` the card and the names of a placement restriction (`dest`,
+    `dest_player`, `leaving`, `mover`, `by_ability`)."""
+
+    zones: frozenset[str] | None
+    kinds: frozenset[str] | None
+    cond: Fn
+    rules: tuple[str, ...]
+
+
 ENGINE_KINDS: Final = {"voluntarily": "activated", "on_trigger": "auto", "never": "continuous",
                        "in_response": "response"}
 """How a rulebook's ability kind is played (its `played`) -> the engine's kind of ability."""
@@ -248,12 +263,15 @@ class Duration:
     the expression, read where an effect is created, names the player (the effect's `owner`), and an
     `end_durations` step with `player` ends only that player's effects of it. With
     `skip_creation_turn`, no `end_durations` step of the turn an effect was created in ends it (the
-    owner's *next* turn does)."""
+    owner's *next* turn does). With `only_in_owner_turn`, an effect of it applies only while its owner
+    takes the turn ("during your opponent's next turn": not before that turn, nor in a part of the game
+    that is nobody's turn)."""
 
     id: str
     rules: tuple[str, ...]
     owner: Fn | None = None
     skip_creation_turn: bool = False
+    only_in_owner_turn: bool = False
 
 
 @dataclass

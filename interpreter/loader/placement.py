@@ -14,10 +14,14 @@ from interpreter.loader.compile import Compiler
 from interpreter.loader.model import PlacementRestriction
 from interpreter.loader.sections import Ids, Merged
 
-PLACEMENT_NAMES: Final = frozenset({"arriving", "dest", "dest_player", "leaving"})
+PLACEMENT_NAMES: Final = frozenset({"arriving", "dest", "dest_player", "leaving", "arriving_with", "mover",
+                                    "by_ability"})
 """What a restriction's condition reads besides `it` and `you`: the card again (for filters whose
-own `it` hides it), the zone it would enter, that zone's player and the cards leaving at the same
-time (the other card of a swap)."""
+own `it` hides it), the zone it would enter, that zone's player, the cards leaving at the same
+time (the other card of a swap), those chosen to arrive with it (`arriving_with`, given to
+`can_move_to` by a choice of several cards to appear together), the player making the move
+(`mover`: in a rulebook's restriction also `you`; in one an effect adds, `you` is the effect's
+master) and whether an ability makes it (`by_ability`: its cost or effect, not a step of the rules)."""
 
 
 def compile_placement(m: Merged, ids: Ids, comp: Compiler) -> dict[str, tuple[PlacementRestriction, ...]]:

@@ -607,7 +607,11 @@ def compile_durations(dur_raw: Raw, comp: Compiler) -> dict[str, Duration]:
         if skip and owner is None:
             comp.error(loc.at("skip_creation_turn"), f"duration '{did}': 'skip_creation_turn' is for a duration "
                                                      "that belongs to a player (give it an 'owner')", at_key=True)
-        out[did] = Duration(str(did), tuple(str(r) for r in dur.get("rules", ()) or ()), owner, skip)
+        only_owner = bool(dur.get("only_in_owner_turn", False))
+        if only_owner and owner is None:
+            comp.error(loc.at("only_in_owner_turn"), f"duration '{did}': 'only_in_owner_turn' is for a duration "
+                                                     "that belongs to a player (give it an 'owner')", at_key=True)
+        out[did] = Duration(str(did), tuple(str(r) for r in dur.get("rules", ()) or ()), owner, skip, only_owner)
     return out
 
 

@@ -59,7 +59,8 @@ def ability_objects(game: Game, player: int | None = None) -> list[GameObject]:
                                        or zone in game.acting_zone_cards.get(o.card_id, ())):
                     if (o.holder is None or held_works(game, o)) and o.states.get(FACE) != "down":
                         objs.append(o)
-        negating = [e for e in st.effects if e.kind == "continuous" and e.spec.get("negate")]
+        negating = [e for e in st.effects if e.kind == "continuous" and e.spec.get("negate")
+                    and not game.effect_dormant(e)]
         if negating and not game.cache.get("negating"):
             # Effects that negate abilities: their cards' abilities do not work. While their
             # affected cards are computed, ability_objects answers without negation (no recursion).
@@ -112,7 +113,8 @@ def _affected(game: Game, eff: Any) -> list[GameObject]:
 def is_negated(game: Game, obj: GameObject) -> bool:
     """Whether an effect negates this object's abilities now."""
     for e in game.state.effects:
-        if e.kind == "continuous" and e.spec.get("negate") and any(o.oid == obj.oid for o in _affected(game, e)):
+        if e.kind == "continuous" and e.spec.get("negate") and not game.effect_dormant(e) \
+                and any(o.oid == obj.oid for o in _affected(game, e)):
             return True
     return False
 

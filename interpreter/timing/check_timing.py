@@ -140,7 +140,7 @@ def _idle_trigger(game: Game) -> bool:
     pending (it fires once), and the procedure goes on to resolve it."""
     st = game.state
     for eff in st.effects:
-        if eff.kind == "delayed_trigger" and eff.spec.get("when_idle"):
+        if eff.kind == "delayed_trigger" and eff.spec.get("when_idle") and not game.effect_dormant(eff):
             st.effects.remove(eff)
             spec = dict(eff.spec)
             spec["_bindings"] = eff.bindings

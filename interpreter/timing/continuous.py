@@ -15,7 +15,7 @@ import networkx as nx
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.functions import Multiset
-from interpreter.loader.model import Ability, Grant
+from interpreter.loader.model import Ability, EffectRestriction, Grant
 from interpreter.state.objects import GameObject
 from interpreter.timing.abilities import ability_key, ability_objects, base_key, gate_ok
 
@@ -67,6 +67,10 @@ class Continuous:
                             if ab.kind == "continuous" and ab.continuous for f, _, _ in ab.continuous.get("modify", [])}
         # Grants: printed continuous abilities that grant (the cards in play holding one are kept while
         # the cards whose abilities work are the same), and what they and created effects give now.
+        # Placement restrictions continuous effects add (`restrict:`): whether a card or a grant could
+        # add one (created effects are looked at as they exist), so a move asks only when one may.
+        self.restricting = any(ab.kind == "continuous" and ab.continuous and ab.continuous.get("restrict")
+                               for c in game.cards.values() for ab in [*c.abilities, *granted])
         self.grant_holders = any(ab.kind == "continuous" and ab.continuous and ab.continuous.get("grant")
                                  for c in game.cards.values() for ab in c.abilities)
         self._grant_holders: tuple[Any, list[tuple[GameObject, Ability]]] = (None, [])
@@ -138,6 +142,19 @@ class Continuous:
             base = v if op == "set" else (base or 0) + v
         return base
 
+    def may_restrict(self) -> bool:
+        """Whether some continuous effect could add a placement restriction now."""
+        return self.restricting or any(e.kind == "continuous" and "restrict" in e.spec for e in self.game.state.effects)
+
+    def restrictions(self) -> list[tuple[EffectRestriction, Ctx]]:
+        """The placement restrictions continuous effects add now, each with the scope its condition is
+        read in: those of the continuous abilities that work and of created effects, in timestamp order."""
+        if not self.may_restrict():
+            return []
+        found = [(ts, spec["restrict"], ctx) for ts, spec, ctx, _locked, _key in self._sources()
+                 if spec.get("restrict") is not None]
+        return [(r, ctx) for _ts, r, ctx in sorted(found, key=lambda f: f[0])]
+
     def granted(self) -> dict[int, list[Ability]]:
         """The abilities grants give now, by object id: the `grant:` of the printed continuous abilities
         that work (an ability a grant gave does not grant in turn) and of created continuous effects,
@@ -186,7 +203,7 @@ class Continuous:
                     if cond is None or cond(ctx):
                         found.append((obj.timestamp, spec["grant"], _current(game, spec["affects"](ctx), None)))
             for eff in st.effects:
-                if eff.kind == "continuous" and eff.spec.get("grant"):
+                if eff.kind == "continuous" and eff.spec.get("grant") and not game.effect_dormant(eff):
                     ctx = game.effect_scope(eff)
                     found.append((eff.timestamp, eff.spec["grant"],
                                   _current(game, eff.spec["affects"](ctx), eff.locked)))
@@ -258,7 +275,7 @@ class Continuous:
                     if cond is None or cond(ctx):
                         out.append((obj.timestamp, ab.continuous, ctx, None, (obj.oid, ab.index)))
         for eff in game.state.effects:
-            if eff.kind == "continuous":
+            if eff.kind == "continuous" and not game.effect_dormant(eff):
                 ctx = game.effect_scope(eff)
                 out.append((eff.timestamp, eff.spec, ctx, set(eff.locked) if eff.locked is not None else None,
                             None))

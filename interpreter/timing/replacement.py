@@ -81,7 +81,8 @@ def _candidates(game: Game, event: dict[str, Any], applied: set[Any],
                 keys: tuple[str, ...] = REPLACING) -> list[tuple[Any, Ctx]]:
     cands: list[tuple[Any, Ctx]] = []
     for eff in game.state.effects:
-        if eff.kind != "replacement" or eff.eid in applied or eff.spec.get("event") != event["type"]:
+        if eff.kind != "replacement" or eff.eid in applied or eff.spec.get("event") != event["type"] \
+                or game.effect_dormant(eff):
             continue
         ectx = game.effect_scope(eff, event, eff.spec.get("rules", ()))
         cond = eff.spec.get("if")

@@ -226,7 +226,7 @@ class Triggers:
             if eff.kind != "delayed_trigger":
                 continue
             trig = eff.spec.get("trigger", {})
-            if trig.get("event") != etype:
+            if trig.get("event") != etype or game.effect_dormant(eff):
                 continue
             if not viewed:
                 event, viewed = self._moved_view(event)[0], True

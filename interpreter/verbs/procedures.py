@@ -100,15 +100,18 @@ def v_negate(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("resolve_abilities", {"card": "expr?", "kind": "str", "index": "expr?", "event": "event?", "fields": "fields?",
-                             "players": "expr?"},
-      reads="resolve the {kind} abilities of [{card}][ (number {index})][ for {players}]")
+@verb("resolve_abilities", {"card": "expr?", "kind": "str", "index": "expr?", "keyword": "keyword?", "one": "bool?",
+                             "event": "event?", "fields": "fields?", "players": "expr?"},
+      reads="resolve the {kind} abilities of [{card}][ (number {index})][ with {keyword}][ for {players}]")
 def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Carry out a card's own abilities of one kind now, wherever the card is: each pays its cost (one
     that cannot be paid is skipped) and resolves, in the order its controller chooses. For abilities
     a rule carries out itself, not played at play timing nor triggered (a card's text carried out as
     it is played; abilities carried out inside a rule process). With `index`, only the card's ability
-    of that index (`ability_index()`: the one being resolved, played again). With `event` (and its
+    of that index (`ability_index()`: the one being resolved, played again); with `keyword`, only its
+    abilities with that keyword; with `one`, only one of them, the controller's choice ("activate one
+    of that card's enter abilities"). An ability with an optional cost asks its controller whether to
+    pay it (declined: it does not resolve). With `event` (and its
     `fields`) instead of `card`: the abilities of that kind of every card whose abilities work, whose
     trigger names the event and holds over it (see `_on_event`).
 
@@ -134,18 +137,27 @@ def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     if "index" in a:
         only = a["index"](ctx)
         todo = [ab for ab in todo if ab.index == only]
+    if "keyword" in a:
+        todo = [ab for ab in todo if a["keyword"] in ab.keywords]
     master = obj.controller
+    one = bool(a.get("one"))
     while todo and not game.state.halted():
         ab = todo[0]
         if len(todo) > 1:
-            d = Decision(master, "one", "choose_ability_order",
+            d = Decision(master, "one", "choose_ability" if one else "choose_ability_order",
                          [Option(f"a{x.index}", ability_label(x), x) for x in todo], 1, 1, ctx.rules)
             (ab,) = yield from game.ask(d, ctx)
-        todo.remove(ab)
+        todo = [] if one else [x for x in todo if x is not ab]
         actx = Ctx(game, None, you=master, this=game.state.objects.get(obj.oid) or obj, rules=ab.rules, ability=ab)
         if ab.cost and not can_pay(game, ab.cost, actx):
             game.log("resolve", f"{game.describe(obj)}: {ability_label(ab)}: the cost cannot be paid", ab.rules)
             continue
+        if ab.optional:
+            yes = yield from game.ask_yes_no(master, "pay_optional_cost" if ab.cost else "play_optional_ability", actx)
+            if not yes:
+                game.log("resolve", f"{game.describe(obj)}: {ability_label(ab)}: P{master + 1} declines "
+                                    f"{'the cost' if ab.cost else 'to play it'}", ab.rules)
+                continue
         game.log("resolve", f"{game.describe(obj)}: {ability_label(ab)} resolves", ab.rules)
         if ab.cost:
             yield from pay_cost(game, ab.cost, actx)

@@ -58,6 +58,7 @@ ARG_KINDS: dict[str, str] = {
     "durations": "a list of duration ids",
     "actions": "a list of action ids the rulebook declares (`actions:`)",
     "move_kind": "a kind of move the rulebook declares (`zone_rules.move_kinds`)",
+    "keyword": "a keyword id the rulebook declares (`keywords:`)",
     "rules": "a list of rule numbers, each a string",
     "spec": "a mapping describing the effect created (the keys it reads are listed with the verb)",
     "value": "any literal value",
