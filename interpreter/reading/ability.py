@@ -139,6 +139,8 @@ class Reader:
             v = values[name]
             if isinstance(v, str):  # a keyword's value is a literal, not an expression
                 return Arg(self.expr.literal(v))
+            if isinstance(v, list) and all(isinstance(x, str) for x in v):
+                return Arg(" or ".join(self.expr.literal(x) for x in v))
             return self.expr.arg(v)
 
         return fill(str(reads), lookup)
@@ -289,10 +291,20 @@ class Reader:
                 clauses.append(f"give {who} the ability “{inner}”")
         if spec.get("negate"):
             clauses.append(f"negate the abilities of {who}")
+        if "restrict" in spec:
+            clauses.append(self._restriction(spec["restrict"]))
         text = "; ".join(clauses) or f"`{spec}`"
         if "if" in spec:
             text += f", while {self.expr.text(spec['if'])}"
         return text
+
+    def _restriction(self, restrict: Any) -> str:
+        """A placement restriction a continuous effect adds: which moves into which zones it keeps out."""
+        r = restrict if isinstance(restrict, dict) else {}
+        kinds = " or ".join(str(k) for k in r.get("kinds") or []) or "any"
+        zones = " or ".join(str(z) for z in r.get("zones") or [])
+        where = f" where {self.expr.text(r['if'])}" if "if" in r else ""
+        return f"no card may make a move ({kinds}) into {zones}{where}"
 
     def _changes(self, modify: Any) -> list[str]:
         out = []
