@@ -177,7 +177,8 @@ def _may_enter(game: Game, a: dict[str, Any], objs: list[GameObject], ctx: Ctx) 
 
 
 def event_of(a: dict[str, Any], ctx: Ctx) -> dict[str, Any]:
-    """The event a `replaceable` step (its arguments `a`) is about to raise, its fields as they are now."""
+    """The event a step naming an `event` and its `fields` (`replaceable`, `resolve_abilities`) raises,
+    its fields as they are now."""
     event: dict[str, Any] = {"type": a["event"]}
     for k, f in (a.get("fields") or {}).items():
         event[k] = f(ctx)

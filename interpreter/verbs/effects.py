@@ -81,11 +81,10 @@ def v_replaceable(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     Example:
         replaceable: {event: swapped, fields: {outgoing: this}, do: [{move: {cards: this, to: discard}}]}
     """
+    from interpreter.timing.payability import event_of
     from interpreter.timing.replacement import offer
 
-    event: dict[str, Any] = {"type": a["event"]}
-    for k, f in (a.get("fields") or {}).items():
-        event[k] = f(ctx)
+    event = event_of(a, ctx)
     afters: list[Any] = []
     if game.state.effects or game.replacing_abilities:
         replaced, afters = yield from offer(game, event, ctx, a if ctx.paying else None)

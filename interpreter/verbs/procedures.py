@@ -174,11 +174,10 @@ def _on_event(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     from interpreter.engine.decisions import Decision, Option
     from interpreter.loader.model import ability_label
     from interpreter.timing.abilities import ability_objects, begin_resolving, gate_ok, limit_ok, run_effect
+    from interpreter.timing.payability import event_of
 
     st = game.state
-    event: dict[str, Any] = {"type": a["event"]}
-    for k, f in (a.get("fields") or {}).items():
-        event[k] = f(ctx)
+    event = event_of(a, ctx)
     kind = game.kind_of.get(a["kind"], a["kind"])
     found: list[tuple[GameObject, Ability]] = []
     for obj in ability_objects(game):
