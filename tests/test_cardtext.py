@@ -501,3 +501,16 @@ def test_icon_spellings_of_other_lists_are_the_same_icons() -> None:
     for official, fan in pairs:
         assert normalize(official, rules).text == normalize(fan, rules).text
     assert normalize("【heart0】【heart01】", rules).text == "[無色ハート][桃ハート]"
+
+
+def test_an_ability_without_a_kind_takes_the_default_kind() -> None:
+    """`default_kind`: a text no phrase of which gives a kind (a card whose text is its ability, with no
+    mark of its kind) is an ability of that kind; a phrase that gives one keeps its own."""
+    section = {"default_kind": "play", "phrases": [
+        {"id": "quick", "rules": ["1"], "part": "marker", "text": "【速攻】", "gives": {"kind": "quick"}},
+        {"id": "ping", "rules": ["1"], "part": "clause", "text": "合図する。", "gives": {"effect": [{"emit": {"event": "ping"}}]}}]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert compile_ability_text(g, "合図する。").ability == {"kind": "play", "effect": [{"emit": {"event": "ping"}}]}
+    assert compile_ability_text(g, "【速攻】合図する。").ability["kind"] == "quick"
+    plain = Grammar({"phrases": section["phrases"]}, lambda path: ("ct.yaml", 1, 1))
+    assert "kind" not in compile_ability_text(plain, "合図する。").ability

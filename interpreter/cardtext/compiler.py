@@ -110,6 +110,8 @@ def _read(m: Matcher, grammar: Grammar) -> tuple[list[tuple[str, Match]], dict[s
         except GrammarError as e:
             error = error or e
         else:
+            if grammar.default_kind and "kind" not in ability:
+                ability = {"kind": grammar.default_kind, **ability}
             if _well_formed(ability, grammar.continuous_kinds):
                 return path, ability
             fallback = fallback or (path, ability)
