@@ -322,3 +322,24 @@ def test_a_phrase_gives_what_a_response_ability_answers() -> None:
     c = compile_ability_text(g, "【対抗】：相手の能力[捨てる]")
     assert list(c.ability) == ["kind", "answers", "cost", "effect"]
     assert c.ability["answers"] == "target.kind == 'ability' and target.player != you"
+
+
+def test_steps_a_smaller_phrase_gives_join_the_steps_around_them() -> None:
+    """A slot whose phrase gives a list (steps) written as an item of a list is spliced into it, so
+    an action phrase can be built from a choice phrase and a verb phrase."""
+    section = {"slots": [{"id": "number", "kind": "number"}],
+               "phrases": [
+                   {"id": "m", "rules": ["1"], "part": "marker", "text": "【速攻】", "gives": {"kind": "quick"}},
+                   {"id": "pick", "rules": ["1"], "part": "pick", "text": "手札を{n:number}枚",
+                    "gives": [{"choose": {"player": "you", "from": "cards('hand', you)", "min": "{n}", "max": "{n}",
+                                          "as": "picked"}}]},
+                   {"id": "drop", "rules": ["1"], "part": "verb", "text": "捨てる",
+                    "gives": [{"move": {"cards": "picked", "to": "discard"}}]},
+                   {"id": "act", "rules": ["1"], "part": "clause", "text": "{p:pick}{v:verb}。",
+                    "gives": {"effect": ["{p}", "{v}", {"set_var": {"name": "x", "value": 1}}]}}]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert g.problems == []
+    assert compile_ability_text(g, "【速攻】手札を2枚捨てる。").ability == {"kind": "quick", "effect": [
+        {"choose": {"player": "you", "from": "cards('hand', you)", "min": 2, "max": 2, "as": "picked"}},
+        {"move": {"cards": "picked", "to": "discard"}},
+        {"set_var": {"name": "x", "value": 1}}]}

@@ -89,7 +89,9 @@ def expr_literal(text: str) -> str:
 
 def substitute(template: Any, values: dict[str, Any]) -> Any:
     """`gives` with its slots filled (mapping keys too): a string that is exactly `{x}` becomes x's
-    value (of any type); `{x}` inside a longer string is replaced by x's value as text."""
+    value (of any type), except that an item of a list whose value is a list is spliced into that
+    list (the steps a smaller phrase gives join the steps around them); `{x}` inside a longer string
+    is replaced by x's value as text."""
     if isinstance(template, str):
         whole = _PLACEHOLDER.fullmatch(template)
         if whole and whole.group(1) in values:
@@ -105,7 +107,14 @@ def substitute(template: Any, values: dict[str, Any]) -> Any:
 
         return _PLACEHOLDER.sub(text_of, template)
     if isinstance(template, list):
-        return [substitute(x, values) for x in template]
+        out: list[Any] = []
+        for x in template:
+            whole = _PLACEHOLDER.fullmatch(x) if isinstance(x, str) else None
+            if whole and isinstance(values.get(whole.group(1)), list):
+                out.extend(values[whole.group(1)])  # a slot's list (steps) joins the list it stands in
+            else:
+                out.append(substitute(x, values))
+        return out
     if isinstance(template, dict):
         return {(substitute(k, values) if isinstance(k, str) else k): substitute(v, values)
                 for k, v in template.items()}
