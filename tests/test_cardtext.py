@@ -343,3 +343,19 @@ def test_steps_a_smaller_phrase_gives_join_the_steps_around_them() -> None:
         {"choose": {"player": "you", "from": "cards('hand', you)", "min": 2, "max": 2, "as": "picked"}},
         {"move": {"cards": "picked", "to": "discard"}},
         {"set_var": {"name": "x", "value": 1}}]}
+
+
+def test_an_icons_slot_counts_a_run_of_icons() -> None:
+    """An `icons` slot reads icons of its word list written one after another, in any order, and
+    gives how many of each value: several colours of one kind of icon in one phrase."""
+    section = {"slots": [{"id": "gems", "kind": "icons", "words": {"[赤]": "red", "[青]": "blue"}},
+                         {"id": "stars", "kind": "repeat", "token": "[星]"}],
+               "phrases": [
+                   {"id": "m", "rules": ["1"], "part": "marker", "text": "【速攻】", "gives": {"kind": "quick"}},
+                   {"id": "gain", "rules": ["1"], "part": "clause", "text": "{g:gems}{s:stars}を得る。",
+                    "gives": {"effect": [{"gain": {"gems": "{g}", "stars": "{s}"}}]}}]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert g.problems == []
+    assert compile_ability_text(g, "【速攻】[赤][青][赤][星]を得る。").ability == {
+        "kind": "quick", "effect": [{"gain": {"gems": {"red": 2, "blue": 1}, "stars": 1}}]}
+    assert compile_ability_text(g, "【速攻】[星]を得る。").ability is None  # at least one icon

@@ -4,7 +4,7 @@ A phrase has a `part` (what it is: an ability `marker`, a `cost`, a `clause` of 
 smaller phrase type of the rulebook's own such as a card description), one or more patterns and
 what it `gives`. A pattern is literal text with typed slots, `{n:number}` or `{card}` (the slot is
 named after its type when no name is given). A slot type is a slot kind of the rulebook (`number`,
-`quoted`, `words`, `repeat`, `ability`) or a part: slots nest phrases, so phrases compose. An `ability`
+`quoted`, `words`, `repeat`, `icons`, `ability`) or a part: slots nest phrases, so phrases compose. An `ability`
 slot holds a whole ability written inside the text (「...」を得る: an ability an effect grants), read
 up to the close of the quote it stands in and compiled by the same phrases.
 
@@ -29,7 +29,7 @@ GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "answ
 """What a marker, cost or clause may give: parts of an ability (`if` puts what follows under a condition;
 `answers` is what a response ability may be presented against)."""
 
-SLOT_KINDS = ("number", "quoted", "words", "repeat", "ability")
+SLOT_KINDS = ("number", "quoted", "words", "repeat", "icons", "ability")
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _DIGITS = re.compile(r"[0-9]+")
@@ -214,7 +214,7 @@ class Grammar:
         kind = raw["kind"]
         slot = Slot(raw["id"], kind, nfkc(raw.get("open", "")), nfkc(raw.get("close", "")),
                     token=_literal(raw.get("token", "")))
-        if kind == "words":
+        if kind in ("words", "icons"):
             slot.words = sorted(((_literal(w), v) for w, v in (raw.get("words") or {}).items()),
                                 key=lambda wv: -len(wv[0]))
         if raw["id"] in self.slots or raw["id"] in ENGINE_PARTS:
@@ -346,6 +346,16 @@ class Matcher:
                 ability = self._ability(start, end)
                 if ability is not None:
                     yield end + len(slot.close), ability
+        elif slot.kind == "icons":
+            # A run of icons in any order: the count of each icon's symbol, the longest run first.
+            counts: dict[Any, int] = {}
+            runs: list[tuple[int, dict[Any, int]]] = []
+            end = pos
+            while (hit := next(((w, v) for w, v in slot.words if w and text.startswith(w, end)), None)) is not None:
+                counts = {**counts, hit[1]: counts.get(hit[1], 0) + 1}
+                end += len(hit[0])
+                runs.append((end, counts))
+            yield from reversed(runs)
         elif slot.kind == "repeat" and slot.token:
             n, end = 0, pos
             while text.startswith(slot.token, end):
