@@ -359,3 +359,10 @@ def test_an_icons_slot_counts_a_run_of_icons() -> None:
     assert compile_ability_text(g, "【速攻】[赤][青][赤][星]を得る。").ability == {
         "kind": "quick", "effect": [{"gain": {"gems": {"red": 2, "blue": 1}, "stars": 1}}]}
     assert compile_ability_text(g, "【速攻】[星]を得る。").ability is None  # at least one icon
+    # `times: -1`: a run of icons that lowers, e.g. a requirement reduced by the icons written
+    section["slots"].append({"id": "fewer", "kind": "icons", "words": {"[赤]": "red"}, "times": -1})
+    section["phrases"].append({"id": "lower", "rules": ["1"], "part": "clause", "text": "必要数を{f:fewer}減らす。",
+                               "gives": {"effect": [{"lower": "{f}"}]}})
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert compile_ability_text(g, "【速攻】必要数を[赤][赤]減らす。").ability == {
+        "kind": "quick", "effect": [{"lower": {"red": -2}}]}

@@ -57,6 +57,7 @@ class Slot:
     close: str = ""
     words: list[tuple[str, Any]] = field(default_factory=list)  # longest first
     token: str = ""
+    times: int = 1  # icons: what each icon counts for (-1: a run that lowers)
 
 
 @dataclass
@@ -213,7 +214,7 @@ class Grammar:
     def _add_slot(self, raw: dict[str, Any], path: tuple[Any, ...]) -> None:
         kind = raw["kind"]
         slot = Slot(raw["id"], kind, nfkc(raw.get("open", "")), nfkc(raw.get("close", "")),
-                    token=_literal(raw.get("token", "")))
+                    token=_literal(raw.get("token", "")), times=int(raw.get("times", 1)))
         if kind in ("words", "icons"):
             slot.words = sorted(((_literal(w), v) for w, v in (raw.get("words") or {}).items()),
                                 key=lambda wv: -len(wv[0]))
@@ -352,7 +353,7 @@ class Matcher:
             runs: list[tuple[int, dict[Any, int]]] = []
             end = pos
             while (hit := next(((w, v) for w, v in slot.words if w and text.startswith(w, end)), None)) is not None:
-                counts = {**counts, hit[1]: counts.get(hit[1], 0) + 1}
+                counts = {**counts, hit[1]: counts.get(hit[1], 0) + slot.times}
                 end += len(hit[0])
                 runs.append((end, counts))
             yield from reversed(runs)
