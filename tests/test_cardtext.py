@@ -366,3 +366,27 @@ def test_an_icons_slot_counts_a_run_of_icons() -> None:
     g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
     assert compile_ability_text(g, "【速攻】必要数を[赤][赤]減らす。").ability == {
         "kind": "quick", "effect": [{"lower": {"red": -2}}]}
+
+
+def test_options_written_one_after_another_are_abilities_of_their_own() -> None:
+    """An ability slot with `until` reads one option up to the next one's mark (or the end), and with
+    `field: effect` gives the option's effect, so a modal choice lists its options' steps."""
+    section = {"slots": [{"id": "number", "kind": "number"},
+                         {"id": "option", "kind": "ability", "open": "・", "until": "・", "field": "effect"}],
+               "phrases": [
+                   {"id": "m", "rules": ["1"], "part": "marker", "text": "【速攻】", "gives": {"kind": "quick"}},
+                   {"id": "x", "rules": ["1"], "part": "clause", "text": "記録を{n:number}にする。",
+                    "gives": {"effect": [{"set_var": {"name": "x", "value": "{n}"}}]}},
+                   {"id": "two", "rules": ["1"], "part": "options", "text": "{a:option}{b:option}",
+                    "gives": [{"id": "first", "do": "{a}"}, {"id": "second", "do": "{b}"}]},
+                   {"id": "modal", "rules": ["1"], "part": "clause", "text": "以下から1つを選ぶ。{o:options}",
+                    "gives": {"effect": [{"choose_one": {"player": "you", "options": "{o}"}}]}}]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert g.problems == []
+    c = compile_ability_text(g, "【速攻】以下から1つを選ぶ。・記録を1にする。・記録を2にする。")
+    assert c.ability == {"kind": "quick", "effect": [{"choose_one": {"player": "you", "options": [
+        {"id": "first", "do": [{"set_var": {"name": "x", "value": 1}}]},
+        {"id": "second", "do": [{"set_var": {"name": "x", "value": 2}}]}]}}]}
+    # an option that is more than an effect (here a marker) is no option
+    text = "【速攻】以下から1つを選ぶ。・【速攻】記録を1にする。・記録を2にする。"
+    assert compile_ability_text(g, text).ability is None

@@ -6,7 +6,9 @@ what it `gives`. A pattern is literal text with typed slots, `{n:number}` or `{c
 named after its type when no name is given). A slot type is a slot kind of the rulebook (`number`,
 `quoted`, `words`, `repeat`, `icons`, `ability`) or a part: slots nest phrases, so phrases compose. An `ability`
 slot holds a whole ability written inside the text (「...」を得る: an ability an effect grants), read
-up to the close of the quote it stands in and compiled by the same phrases.
+up to the close of the quote it stands in (or up to its `until`: one of several options written one
+after another, ・A・B) and compiled by the same phrases; with `field` it gives that part of it (the
+effect of an option).
 
 Matching finds every way a part can match at a position, in the order the phrases are written
 (and, within a slot, longest first), memoized per text; the compiler takes the first way that
@@ -58,6 +60,8 @@ class Slot:
     words: list[tuple[str, Any]] = field(default_factory=list)  # longest first
     token: str = ""
     times: int = 1  # icons: what each icon counts for (-1: a run that lowers)
+    until: str = ""  # ability: it runs up to this text (not read) or the text's end, not to a close
+    field: str = ""  # ability: the slot gives this part of the compiled ability, which has no other
 
 
 @dataclass
@@ -214,7 +218,8 @@ class Grammar:
     def _add_slot(self, raw: dict[str, Any], path: tuple[Any, ...]) -> None:
         kind = raw["kind"]
         slot = Slot(raw["id"], kind, nfkc(raw.get("open", "")), nfkc(raw.get("close", "")),
-                    token=_literal(raw.get("token", "")), times=int(raw.get("times", 1)))
+                    token=_literal(raw.get("token", "")), times=int(raw.get("times", 1)),
+                    until=nfkc(raw.get("until", "")), field=raw.get("field", ""))
         if kind in ("words", "icons"):
             slot.words = sorted(((_literal(w), v) for w, v in (raw.get("words") or {}).items()),
                                 key=lambda wv: -len(wv[0]))
@@ -340,11 +345,17 @@ class Matcher:
                 if not text.startswith(slot.open, pos):
                     return
                 start += len(slot.open)
-            end = quote_end(text, start, self.g.rules.quotes, slot.close)
+            if slot.until:  # one of several parts written one after another (the options of a choice)
+                end = next((i for i in _top_level(text, start, self.g.rules.quotes)
+                            if text.startswith(slot.until, i)), len(text))
+            else:
+                end = quote_end(text, start, self.g.rules.quotes, slot.close)
             if slot.close and not text.startswith(slot.close, end):
                 return
             if end > start and (start, end) != (0, len(text)):  # a shorter text: compiling it ends
                 ability = self._ability(start, end)
+                if ability is not None and slot.field:
+                    ability = ability.get(slot.field) if set(ability) == {slot.field} else None
                 if ability is not None:
                     yield end + len(slot.close), ability
         elif slot.kind == "icons":
