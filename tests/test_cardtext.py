@@ -13,7 +13,7 @@ import yaml
 
 from interpreter.cardtext.compiler import compile_ability_text
 from interpreter.cardtext.grammar import Grammar
-from interpreter.cardtext.normalize import TextRules, normalize, pin_of
+from interpreter.cardtext.normalize import TextRules, normalize, pin_of, split_abilities
 from interpreter.loader.cards import load_cards
 from interpreter.loader.rulebook import load_rulebook
 from tests.cli_run import run
@@ -582,3 +582,19 @@ def test_options_written_one_after_another_are_abilities_of_their_own() -> None:
     # an option that is more than an effect (here a marker) is no option
     text = "【速攻】以下から1つを選ぶ。・【速攻】記録を1にする。・記録を2にする。"
     assert compile_ability_text(g, text).ability is None
+
+
+def test_a_line_that_goes_on_is_one_ability_with_the_next() -> None:
+    """`continued_after`: a printed line ending with one of these tokens is one ability with the next
+    non-empty line (a heading above what it governs); its text runs from the first to the end of the
+    second as printed, and the line break is no part of what the phrases read."""
+    rules = TextRules(continued_after=("使えない。",))
+    src = "合図する。\n手札が2枚以下でなければ使えない。\n\n1枚引く。\n最後。"
+    parts = split_abilities(src, rules)
+    assert [p for _, p in parts] == ["合図する。", "手札が2枚以下でなければ使えない。\n\n1枚引く。", "最後。"]
+    assert [src[s:s + len(p)] for s, p in parts] == [p for _, p in parts]
+    assert normalize(parts[1][1], rules).text == "手札が2枚以下でなければ使えない。1枚引く。"
+    # without the token every line is its own ability
+    assert len(split_abilities(src, TextRules())) == 4
+    # a heading on the last line stays an ability of its own
+    assert [p for _, p in split_abilities("1枚引く。\n使えない。", rules)] == ["1枚引く。", "使えない。"]

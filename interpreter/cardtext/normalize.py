@@ -36,13 +36,15 @@ class Normalized:
 class TextRules:
     """How a game's card text is normalized: markup replacements (already NFKC'd, longest first),
     reminder brackets, the quote pairs inside which spaces are kept, what separates abilities, and
-    the tokens after which a reminder bracket is kept (an icon's parameter, not reminder text)."""
+    the tokens after which a reminder bracket is kept (an icon's parameter, not reminder text), and
+    those that end a printed line which goes on with the next one (one ability over two lines)."""
 
     replace: tuple[tuple[str, str], ...] = ()
     reminder: tuple[str, str] | None = None
     quotes: tuple[tuple[str, str], ...] = ()
     ability_separator: str | None = "\n"
     reminder_kept_after: tuple[str, ...] = ()
+    continued_after: tuple[str, ...] = ()
 
 
 def nfkc(text: str) -> str:
@@ -99,7 +101,7 @@ def normalize(src: str, rules: TextRules) -> Normalized:
                 if ch == opening:
                     quote_close = closing
                     break
-            if ch in " \t\u3000\r" or (ch == "\n" and rules.ability_separator != "\n"):
+            if ch in " \t\u3000\r" or (ch == "\n" and (rules.ability_separator != "\n" or rules.continued_after)):
                 continue
         kept_chars.append(ch)
         kept_origin.append(o)
@@ -117,7 +119,9 @@ def _after_kept_token(kept: list[str], tokens: tuple[str, ...]) -> bool:
 def split_abilities(src: str, rules: TextRules) -> list[tuple[int, str]]:
     """The printed text of each ability, with its start index in `src`: the text split at the
     rulebook's ability separator (none: the whole text is one ability). Parts that hold only
-    reminder text or spaces are left out."""
+    reminder text or spaces are left out. A part whose text ends with one of `continued_after` goes
+    on with the next part (a heading printed on its own line above what it governs): they are one
+    ability, its text running from the first to the end of the second as printed."""
     if not rules.ability_separator:
         parts = [(0, src)]
     else:
@@ -126,12 +130,21 @@ def split_abilities(src: str, rules: TextRules) -> list[tuple[int, str]]:
         for piece in src.split(rules.ability_separator):
             parts.append((start, piece))
             start += len(piece) + len(rules.ability_separator)
-    out = []
+    out: list[tuple[int, str]] = []
+    pending: int | None = None  # where a part that goes on with the next one starts
     for start, piece in parts:
         lead = len(piece) - len(piece.lstrip())
         piece = piece.strip()
-        if piece and normalize(piece, rules).text.strip():
-            out.append((start + lead, piece))
+        if not (piece and normalize(piece, rules).text.strip()):
+            continue
+        first = start + lead if pending is None else pending
+        if rules.continued_after and normalize(piece, rules).text.endswith(rules.continued_after):
+            pending = first
+            continue
+        pending = None
+        out.append((first, src[first:start + lead + len(piece)]))
+    if pending is not None:
+        out.append((pending, src[pending:].strip()))
     return out
 
 
@@ -154,5 +167,6 @@ def text_rules(section: dict[str, Any] | None) -> TextRules:
     reminder = (nfkc(rem["open"]), nfkc(rem["close"])) if isinstance(rem, dict) else None
     kept_after = tuple(nfkc(t) for t in (rem.get("kept_after", []) or []) if t) if isinstance(rem, dict) else ()
     sep = section.get("ability_separator", "\n")
+    continued = tuple(nfkc(t) for t in section.get("continued_after", []) or [] if t)
     return TextRules(tuple(replace), reminder, tuple((nfkc(a), nfkc(b)) for a, b in quotes),
-                     sep if isinstance(sep, str) and sep else None, kept_after)
+                     sep if isinstance(sep, str) and sep else None, kept_after, continued)
