@@ -508,7 +508,8 @@ def test_an_ability_without_a_kind_takes_the_default_kind() -> None:
     mark of its kind) is an ability of that kind; a phrase that gives one keeps its own."""
     section = {"default_kind": "play", "phrases": [
         {"id": "quick", "rules": ["1"], "part": "marker", "text": "【速攻】", "gives": {"kind": "quick"}},
-        {"id": "ping", "rules": ["1"], "part": "clause", "text": "合図する。", "gives": {"effect": [{"emit": {"event": "ping"}}]}}]}
+        {"id": "ping", "rules": ["1"], "part": "clause", "text": "合図する。",
+         "gives": {"effect": [{"emit": {"event": "ping"}}]}}]}
     g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
     assert compile_ability_text(g, "合図する。").ability == {"kind": "play", "effect": [{"emit": {"event": "ping"}}]}
     assert compile_ability_text(g, "【速攻】合図する。").ability["kind"] == "quick"
@@ -598,3 +599,28 @@ def test_a_line_that_goes_on_is_one_ability_with_the_next() -> None:
     assert len(split_abilities(src, TextRules())) == 4
     # a heading on the last line stays an ability of its own
     assert [p for _, p in split_abilities("1枚引く。\n使えない。", rules)] == ["1枚引く。", "使えない。"]
+
+
+def test_a_line_of_card_information_sets_fields_not_an_ability(rb, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phrase that gives only `fields` reads a line that is card information (a notation the
+    rulebook keeps as card fields): compiling writes the fields on the card and an entry holding them in
+    the line's place, the game plays no ability for it, and a card whose field disagrees is an error."""
+    c = compile_ability_text(rb.card_text, "このカードのパワーは５。")
+    assert c.ability == {"fields": {"power": 5}}
+    shutil.copytree(TOY, tmp_path / "books" / "toy")
+    monkeypatch.setenv("SOGO_RULEBOOKS", str(tmp_path / "books"))
+    path = tmp_path / "cards.yaml"
+    path.write_text("game: toy\ncards:\n  - id: T-INFO\n    type: unit\n    name: Info\n    power: 1\n"
+                    "    text: |\n      このカードのパワーは5。\n      【速攻】合図数を2にする。\n", encoding="utf-8")
+    run("cards", "compile", str(TOY), str(path), "--write")
+    card = yaml.safe_load(path.read_text(encoding="utf-8"))["cards"][0]
+    assert card["power"] == 5
+    assert card["abilities"][0] == {"text": "このカードのパワーは5。", "pin": card["abilities"][0]["pin"],
+                                    "fields": {"power": 5}}
+    pool = load_cards(rb, [path])
+    assert len(pool["T-INFO"].abilities) == 1  # the information line is no ability
+    assert run("cards", "compile", str(TOY), str(path), "--check")[0] == 0
+    path.write_text(path.read_text(encoding="utf-8").replace("\n    power: 5\n", "\n    power: 4\n"), encoding="utf-8")
+    code, out, err = run("validate", str(path))
+    assert code == 1 and "card T-INFO: its text states power: 5, the card has 4" in out + err

@@ -35,9 +35,10 @@ from interpreter.cardtext.normalize import TextRules, nfkc, normalize, text_rule
 ENGINE_PARTS = ("marker", "cost", "clause")
 """The parts an ability is made of, in this order: markers, then costs, then the clauses of its body."""
 
-GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "answers", "if"}
+GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "answers", "if", "fields"}
 """What a marker, cost or clause may give: parts of an ability (`if` puts what follows under a condition;
-`answers` is what a response ability may be presented against)."""
+`answers` is what a response ability may be presented against), or `fields`: card fields a line states
+(a line that is card information, not an ability)."""
 
 OPENING = "opening"
 """The family of text whose very first word no phrase reads (nothing tells what it is)."""
