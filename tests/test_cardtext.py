@@ -599,6 +599,11 @@ def test_a_line_that_goes_on_is_one_ability_with_the_next() -> None:
     assert len(split_abilities(src, TextRules())) == 4
     # a heading on the last line stays an ability of its own
     assert [p for _, p in split_abilities("1枚引く。\n使えない。", rules)] == ["1枚引く。", "使えない。"]
+    # a heading over a bulleted list takes every item; bullets elsewhere are lines of their own
+    listed = TextRules(continued_after=("使えない。",), bullets=("■",))
+    src = "■合図する。\n■引く。\n2枚以下でなければ使えない。\n■1枚引く。\n■2枚引く。\n最後。"
+    assert [p for _, p in split_abilities(src, listed)] == [
+        "■合図する。", "■引く。", "2枚以下でなければ使えない。\n■1枚引く。\n■2枚引く。", "最後。"]
 
 
 def test_a_line_of_card_information_sets_fields_not_an_ability(rb, tmp_path: Path,

@@ -37,7 +37,8 @@ class TextRules:
     """How a game's card text is normalized: markup replacements (already NFKC'd, longest first),
     reminder brackets, the quote pairs inside which spaces are kept, what separates abilities, and
     the tokens after which a reminder bracket is kept (an icon's parameter, not reminder text), and
-    those that end a printed line which goes on with the next one (one ability over two lines)."""
+    those that end a printed line which goes on with the next one (one ability over two lines), and
+    the bullets of a list such a line heads (every bulleted line after it goes on with it)."""
 
     replace: tuple[tuple[str, str], ...] = ()
     reminder: tuple[str, str] | None = None
@@ -45,6 +46,7 @@ class TextRules:
     ability_separator: str | None = "\n"
     reminder_kept_after: tuple[str, ...] = ()
     continued_after: tuple[str, ...] = ()
+    bullets: tuple[str, ...] = ()
 
 
 def nfkc(text: str) -> str:
@@ -121,7 +123,9 @@ def split_abilities(src: str, rules: TextRules) -> list[tuple[int, str]]:
     rulebook's ability separator (none: the whole text is one ability). Parts that hold only
     reminder text or spaces are left out. A part whose text ends with one of `continued_after` goes
     on with the next part (a heading printed on its own line above what it governs): they are one
-    ability, its text running from the first to the end of the second as printed."""
+    ability, its text running from the first to the end of the second as printed; when that next
+    part starts with one of `bullets`, the bulleted parts right after it go on with it too (a heading
+    over a bulleted list)."""
     if not rules.ability_separator:
         parts = [(0, src)]
     else:
@@ -132,15 +136,23 @@ def split_abilities(src: str, rules: TextRules) -> list[tuple[int, str]]:
             start += len(piece) + len(rules.ability_separator)
     out: list[tuple[int, str]] = []
     pending: int | None = None  # where a part that goes on with the next one starts
+    listed = ""  # the bullet of the list a heading's ability is taking in
     for start, piece in parts:
         lead = len(piece) - len(piece.lstrip())
         piece = piece.strip()
-        if not (piece and normalize(piece, rules).text.strip()):
+        text = normalize(piece, rules).text if piece else ""
+        if not text.strip():
             continue
+        if listed and text.startswith(listed) and out:  # the next item of a heading's bulleted list
+            out[-1] = (out[-1][0], src[out[-1][0]:start + lead + len(piece)])
+            continue
+        listed = ""
         first = start + lead if pending is None else pending
-        if rules.continued_after and normalize(piece, rules).text.endswith(rules.continued_after):
+        if rules.continued_after and text.endswith(rules.continued_after):
             pending = first
             continue
+        if pending is not None:
+            listed = next((b for b in rules.bullets if text.startswith(b)), "")
         pending = None
         out.append((first, src[first:start + lead + len(piece)]))
     if pending is not None:
@@ -168,5 +180,6 @@ def text_rules(section: dict[str, Any] | None) -> TextRules:
     kept_after = tuple(nfkc(t) for t in (rem.get("kept_after", []) or []) if t) if isinstance(rem, dict) else ()
     sep = section.get("ability_separator", "\n")
     continued = tuple(nfkc(t) for t in section.get("continued_after", []) or [] if t)
+    bullets = tuple(nfkc(t) for t in section.get("bullets", []) or [] if t)
     return TextRules(tuple(replace), reminder, tuple((nfkc(a), nfkc(b)) for a, b in quotes),
-                     sep if isinstance(sep, str) and sep else None, kept_after, continued)
+                     sep if isinstance(sep, str) and sep else None, kept_after, continued, bullets)
