@@ -15,7 +15,7 @@ from interpreter.loader.rulebook import load_rulebook
 from interpreter.reading import Reader
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ["lovelive", "haikyu"]
+GAMES = ["lovelive", "haikyu", "hololive"]
 _RB: dict[str, Any] = {}
 
 
