@@ -35,17 +35,18 @@ from interpreter.cardtext.normalize import TextRules, nfkc, normalize, text_rule
 ENGINE_PARTS = ("marker", "cost", "clause")
 """The parts an ability is made of, in this order: markers, then costs, then the clauses of its body."""
 
-GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "answers", "if", "fields"}
-"""What a marker, cost or clause may give: parts of an ability (`if` puts what follows under a condition;
-`answers` is what a response ability may be presented against), or `fields`: card fields a line states
-(a line that is card information, not an ability)."""
+GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "answers", "if", "if_rest", "last", "fields"}
+"""What a marker, cost or clause may give: parts of an ability (`if` puts the rest of its sentence under
+a condition, `if_rest` the rest of the ability; `last` are steps run after all the others; `answers`
+is what a response ability may be presented against), or `fields`: card fields a line states (a line
+that is card information, not an ability)."""
 
 OPENING = "opening"
 """The family of text whose very first word no phrase reads (nothing tells what it is)."""
 
 SLOT_KINDS = ("number", "quoted", "text", "words", "repeat", "icons", "ability")
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}")
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
 _DIGITS = re.compile(r"[0-9]+")
 
 Where = Callable[[tuple[Any, ...]], tuple[str, int, int]]
@@ -127,20 +128,43 @@ def expr_literal(text: str) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
+_MISSING = object()
+
+
+class _NoKey(GrammarError):
+    """`{x.k}` where x's value has no key k: that reading of the phrase gives nothing (it is skipped)."""
+
+
+def _lookup(values: dict[str, Any], path: str) -> Any:
+    """The value of slot `x` for `x`, of its key `k` for `x.k` (_MISSING when the slot is not given;
+    a GrammarError when its value has no such key)."""
+    name, *keys = path.split(".")
+    if name not in values:
+        return _MISSING
+    v = values[name]
+    for k in keys:
+        if not isinstance(v, dict) or k not in v:
+            raise _NoKey(f"slot '{name}' gives no '{k}'")
+        v = v[k]
+    return v
+
+
 def substitute(template: Any, values: dict[str, Any]) -> Any:
     """`gives` with its slots filled (mapping keys too): a string that is exactly `{x}` becomes x's
-    value (of any type), except that an item of a list whose value is a list is spliced into that
-    list (the steps a smaller phrase gives join the steps around them); `{x}` inside a longer string
-    is replaced by x's value as text."""
+    value (of any type), `{x.k}` the value's key k, except that an item of a list whose value is a
+    list is spliced into that list (the steps a smaller phrase gives join the steps around them);
+    `{x}` inside a longer string is replaced by x's value as text."""
     if isinstance(template, str):
         whole = _PLACEHOLDER.fullmatch(template)
-        if whole and whole.group(1) in values:
-            return values[whole.group(1)]
+        if whole:
+            v = _lookup(values, whole.group(1))
+            if v is not _MISSING:
+                return v
 
         def text_of(m: re.Match[str]) -> str:
-            if m.group(1) not in values:
+            v = _lookup(values, m.group(1))
+            if v is _MISSING:
                 return m.group(0)
-            v = values[m.group(1)]
             if not isinstance(v, str | int) or isinstance(v, bool):
                 raise GrammarError(f"slot '{m.group(1)}' gives {type(v).__name__}, which cannot be written into text")
             return str(v)
@@ -150,8 +174,9 @@ def substitute(template: Any, values: dict[str, Any]) -> Any:
         out: list[Any] = []
         for x in template:
             whole = _PLACEHOLDER.fullmatch(x) if isinstance(x, str) else None
-            if whole and isinstance(values.get(whole.group(1)), list):
-                out.extend(values[whole.group(1)])  # a slot's list (steps) joins the list it stands in
+            v = _lookup(values, whole.group(1)) if whole else _MISSING
+            if isinstance(v, list):
+                out.extend(v)  # a slot's list (steps) joins the list it stands in
             else:
                 out.append(substitute(x, values))
         return out
@@ -163,7 +188,7 @@ def substitute(template: Any, values: dict[str, Any]) -> Any:
 
 def _placeholders(template: Any) -> set[str]:
     if isinstance(template, str):
-        return set(_PLACEHOLDER.findall(template))
+        return {p.split(".")[0] for p in _PLACEHOLDER.findall(template)}
     if isinstance(template, list):
         return set().union(*(_placeholders(x) for x in template)) if template else set()
     if isinstance(template, dict):
@@ -377,6 +402,8 @@ class Matcher:
                 for end, values, used in self._seq(tokens, 0, pos, {}, ()):
                     try:
                         value = substitute(phrase.gives, values)
+                    except _NoKey:
+                        continue
                     except GrammarError as e:
                         raise GrammarError(f"phrase '{phrase.id}': {e}") from e
                     out.append(Match(end, value, (phrase.id, *used)))
