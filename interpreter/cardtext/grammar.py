@@ -273,7 +273,8 @@ class Grammar:
         self.parts: dict[str, list[Phrase]] = {p: [] for p in ENGINE_PARTS}
         self.phrases: dict[str, Phrase] = {}
         # The kind of an ability none of whose phrases gives one (a card whose text is its ability, with
-        # no mark of its kind: hololive's support cards); empty: such an ability has no kind.
+        # no mark of its kind: a support card whose text is just what it does); empty: such an ability
+        # has no kind.
         self.default_kind = str(section.get("default_kind") or "")
         self.sentence_ends = tuple(nfkc(s) for s in section.get("sentence_ends", ["。"]))
         self.fragment_ends = tuple(nfkc(s) for s in section.get("fragment_ends", [":"]))
