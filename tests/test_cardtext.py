@@ -653,6 +653,7 @@ def test_a_line_of_card_information_sets_fields_not_an_ability(rb, tmp_path: Pat
     pool = load_cards(rb, [path])
     assert len(pool["T-INFO"].abilities) == 1  # the information line is no ability
     assert run("cards", "compile", str(TOY), str(path), "--check")[0] == 0
+    assert "Card information: power 5." in run("cards", "review", str(TOY), str(path))[1]
     path.write_text(path.read_text(encoding="utf-8").replace("\n    power: 5\n", "\n    power: 4\n"), encoding="utf-8")
     code, out, err = run("validate", str(path))
     assert code == 1 and "card T-INFO: its text states power: 5, the card has 4" in out + err
