@@ -68,6 +68,21 @@ def test_phrases_compose_and_conditions_cover_their_sentence(rb) -> None:
     assert c.ability["effect"][0]["choose"]["from"] == "cards('hand', you) where it.name == 'It\\'s'"
 
 
+def test_rest_of_ability_condition_and_steps_run_last(rb) -> None:
+    """`if_rest` covers every later sentence (a sentence end closes only the conditions opened after
+    it); `last` steps run after all the others wherever they are written."""
+    c = compile_ability_text(rb.card_text, "【速攻】【締め】合図数を1にする。続けてもよい。"
+                                           "第２段階の場合、記録を2にする。合図数を3にする。")
+    assert c.status == "full", [f.text for f in c.unmatched]
+    assert c.ability["effect"] == [
+        {"set_var": {"name": "pinged", "value": 1}},
+        {"if": {"cond": "go_on", "then": [
+            {"if": {"cond": "stage == 2", "then": [{"set_var": {"name": "record", "value": 2}}]}},
+            {"set_var": {"name": "pinged", "value": 3}}]}},
+        {"set_var": {"name": "record", "value": 0}},
+    ]
+
+
 def test_unmatched_fragments_and_partial_share(rb) -> None:
     c = compile_ability_text(rb.card_text, "【合図】相手は１点を失う。合図数を2にする。")
     assert c.ability is None and c.status == "partial"

@@ -25,9 +25,10 @@ from interpreter.cardtext.normalize import TextRules, nfkc, text_rules
 ENGINE_PARTS = ("marker", "cost", "clause")
 """The parts an ability is made of, in this order: markers, then costs, then the clauses of its body."""
 
-GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "answers", "if"}
-"""What a marker, cost or clause may give: parts of an ability (`if` puts what follows under a condition;
-`answers` is what a response ability may be presented against)."""
+GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "answers", "if", "if_rest", "last"}
+"""What a marker, cost or clause may give: parts of an ability (`if` puts the rest of its sentence under
+a condition, `if_rest` the rest of the ability; `last` are steps run after all the others; `answers`
+is what a response ability may be presented against)."""
 
 SLOT_KINDS = ("number", "quoted", "words", "repeat", "ability")
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}")
