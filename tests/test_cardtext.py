@@ -83,6 +83,19 @@ def test_rest_of_ability_condition_and_steps_run_last(rb) -> None:
     ]
 
 
+def test_options_after_bullets_compile_as_abilities(rb) -> None:
+    """An ability slot with `stop` reads from its bullet to the next one or the end of the text and
+    compiles what it reads as a whole ability; `{x.effect}` takes that ability's steps. A body that
+    gives no steps gives no reading (the text is reported, no error)."""
+    c = compile_ability_text(rb.card_text, "【速攻】次から1つ選ぶ。▶第２段階の場合、合図数を1にする。▶記録を2にする。")
+    assert c.status == "full", [f.text for f in c.unmatched]
+    assert c.ability["effect"] == [{"choose_one": {"player": "you", "options": [
+        {"id": "first", "do": [{"if": {"cond": "stage == 2", "then": [{"set_var": {"name": "pinged", "value": 1}}]}}]},
+        {"id": "second", "do": [{"set_var": {"name": "record", "value": 2}}]}]}}]
+    c = compile_ability_text(rb.card_text, "【速攻】次から1つ選ぶ。▶【合図】▶記録を2にする。")
+    assert c.ability is None and c.error is None
+
+
 def test_unmatched_fragments_and_partial_share(rb) -> None:
     c = compile_ability_text(rb.card_text, "【合図】相手は１点を失う。合図数を2にする。")
     assert c.ability is None and c.status == "partial"

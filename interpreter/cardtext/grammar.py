@@ -6,7 +6,9 @@ what it `gives`. A pattern is literal text with typed slots, `{n:number}` or `{c
 named after its type when no name is given). A slot type is a slot kind of the rulebook (`number`,
 `quoted`, `words`, `repeat`, `ability`) or a part: slots nest phrases, so phrases compose. An `ability`
 slot holds a whole ability written inside the text (「...」を得る: an ability an effect grants), read
-up to the close of the quote it stands in and compiled by the same phrases.
+up to the close of the quote it stands in (or, with `stop`, up to the next stop token or the end of
+the text: an option after a bullet) and compiled by the same phrases. `{x.key}` in what a phrase
+gives reads a key of a slot's value (the `effect` of an ability slot).
 
 Matching finds every way a part can match at a position, in the order the phrases are written
 (and, within a slot, longest first), memoized per text; the compiler takes the first way that
@@ -32,7 +34,7 @@ is what a response ability may be presented against)."""
 
 SLOT_KINDS = ("number", "quoted", "words", "repeat", "ability")
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}")
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
 _DIGITS = re.compile(r"[0-9]+")
 
 Where = Callable[[tuple[Any, ...]], tuple[str, int, int]]
@@ -58,6 +60,7 @@ class Slot:
     close: str = ""
     words: list[tuple[str, Any]] = field(default_factory=list)  # longest first
     token: str = ""
+    stop: str = ""  # an ability slot: it ends before this token (not read) or at the end of the text
 
 
 @dataclass
@@ -88,18 +91,42 @@ def expr_literal(text: str) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
+_MISSING = object()
+
+
+class _NoKey(GrammarError):
+    """`{x.k}` where x's value has no key k: that reading of the phrase gives nothing (it is skipped)."""
+
+
+def _lookup(values: dict[str, Any], path: str) -> Any:
+    """The value of slot `x` for `x`, of its key `k` for `x.k` (_MISSING when the slot is not given;
+    a GrammarError when its value has no such key)."""
+    name, *keys = path.split(".")
+    if name not in values:
+        return _MISSING
+    v = values[name]
+    for k in keys:
+        if not isinstance(v, dict) or k not in v:
+            raise _NoKey(f"slot '{name}' gives no '{k}'")
+        v = v[k]
+    return v
+
+
 def substitute(template: Any, values: dict[str, Any]) -> Any:
     """`gives` with its slots filled (mapping keys too): a string that is exactly `{x}` becomes x's
-    value (of any type); `{x}` inside a longer string is replaced by x's value as text."""
+    value (of any type), `{x.k}` the value's key k; `{x}` inside a longer string is replaced by x's
+    value as text."""
     if isinstance(template, str):
         whole = _PLACEHOLDER.fullmatch(template)
-        if whole and whole.group(1) in values:
-            return values[whole.group(1)]
+        if whole:
+            v = _lookup(values, whole.group(1))
+            if v is not _MISSING:
+                return v
 
         def text_of(m: re.Match[str]) -> str:
-            if m.group(1) not in values:
+            v = _lookup(values, m.group(1))
+            if v is _MISSING:
                 return m.group(0)
-            v = values[m.group(1)]
             if not isinstance(v, str | int) or isinstance(v, bool):
                 raise GrammarError(f"slot '{m.group(1)}' gives {type(v).__name__}, which cannot be written into text")
             return str(v)
@@ -115,7 +142,7 @@ def substitute(template: Any, values: dict[str, Any]) -> Any:
 
 def _placeholders(template: Any) -> set[str]:
     if isinstance(template, str):
-        return set(_PLACEHOLDER.findall(template))
+        return {p.split(".")[0] for p in _PLACEHOLDER.findall(template)}
     if isinstance(template, list):
         return set().union(*(_placeholders(x) for x in template)) if template else set()
     if isinstance(template, dict):
@@ -205,7 +232,7 @@ class Grammar:
     def _add_slot(self, raw: dict[str, Any], path: tuple[Any, ...]) -> None:
         kind = raw["kind"]
         slot = Slot(raw["id"], kind, nfkc(raw.get("open", "")), nfkc(raw.get("close", "")),
-                    token=_literal(raw.get("token", "")))
+                    token=_literal(raw.get("token", "")), stop=_literal(raw.get("stop", "")))
         if kind == "words":
             slot.words = sorted(((_literal(w), v) for w, v in (raw.get("words") or {}).items()),
                                 key=lambda wv: -len(wv[0]))
@@ -285,6 +312,8 @@ class Matcher:
                 for end, values, used in self._seq(tokens, 0, pos, {}, ()):
                     try:
                         value = substitute(phrase.gives, values)
+                    except _NoKey:
+                        continue
                     except GrammarError as e:
                         raise GrammarError(f"phrase '{phrase.id}': {e}") from e
                     out.append(Match(end, value, (phrase.id, *used)))
@@ -331,13 +360,19 @@ class Matcher:
                 if not text.startswith(slot.open, pos):
                     return
                 start += len(slot.open)
-            end = quote_end(text, start, self.g.rules.quotes, slot.close)
-            if slot.close and not text.startswith(slot.close, end):
-                return
+            if slot.stop:  # up to the next stop token outside quotes, or the end of the text
+                end = next((i for i in _top_level(text, start, self.g.rules.quotes) if text.startswith(slot.stop, i)),
+                           len(text))
+                close = ""
+            else:
+                end = quote_end(text, start, self.g.rules.quotes, slot.close)
+                close = slot.close
+                if close and not text.startswith(close, end):
+                    return
             if end > start and (start, end) != (0, len(text)):  # a shorter text: compiling it ends
                 ability = self._ability(start, end)
                 if ability is not None:
-                    yield end + len(slot.close), ability
+                    yield end + len(close), ability
         elif slot.kind == "repeat" and slot.token:
             n, end = 0, pos
             while text.startswith(slot.token, end):
