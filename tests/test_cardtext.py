@@ -96,6 +96,18 @@ def test_options_after_bullets_compile_as_abilities(rb) -> None:
     assert c.ability is None and c.error is None
 
 
+def test_a_sentence_read_as_an_ability(rb) -> None:
+    """An ability slot with `through` reads up to and with the next such token (a sentence of the
+    text, with its own conditions); what follows is read on its own."""
+    c = compile_ability_text(rb.card_text, "【速攻】次の合図の時、第２段階の場合、記録を2にする。合図数を1にする。")
+    assert c.status == "full", [f.text for f in c.unmatched]
+    assert c.ability["effect"] == [
+        {"delayed_trigger": {"effect": {"trigger": {"event": "ping"}, "do": [
+            {"if": {"cond": "stage == 2", "then": [{"set_var": {"name": "record", "value": 2}}]}}]},
+            "duration": "round"}},
+        {"set_var": {"name": "pinged", "value": 1}}]
+
+
 def test_unmatched_fragments_and_partial_share(rb) -> None:
     c = compile_ability_text(rb.card_text, "【合図】相手は１点を失う。合図数を2にする。")
     assert c.ability is None and c.status == "partial"

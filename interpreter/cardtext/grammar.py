@@ -7,8 +7,9 @@ named after its type when no name is given). A slot type is a slot kind of the r
 `quoted`, `words`, `repeat`, `ability`) or a part: slots nest phrases, so phrases compose. An `ability`
 slot holds a whole ability written inside the text (「...」を得る: an ability an effect grants), read
 up to the close of the quote it stands in (or, with `stop`, up to the next stop token or the end of
-the text: an option after a bullet) and compiled by the same phrases. `{x.key}` in what a phrase
-gives reads a key of a slot's value (the `effect` of an ability slot).
+the text: an option after a bullet; with `through`, up to and with the next such token: a sentence)
+and compiled by the same phrases. `{x.key}` in what a phrase gives reads a key of a slot's value
+(the `effect` of an ability slot).
 
 Matching finds every way a part can match at a position, in the order the phrases are written
 (and, within a slot, longest first), memoized per text; the compiler takes the first way that
@@ -61,6 +62,7 @@ class Slot:
     words: list[tuple[str, Any]] = field(default_factory=list)  # longest first
     token: str = ""
     stop: str = ""  # an ability slot: it ends before this token (not read) or at the end of the text
+    through: str = ""  # an ability slot: it ends after this token (read as part of it) or at the end of the text
 
 
 @dataclass
@@ -232,7 +234,8 @@ class Grammar:
     def _add_slot(self, raw: dict[str, Any], path: tuple[Any, ...]) -> None:
         kind = raw["kind"]
         slot = Slot(raw["id"], kind, nfkc(raw.get("open", "")), nfkc(raw.get("close", "")),
-                    token=_literal(raw.get("token", "")), stop=_literal(raw.get("stop", "")))
+                    token=_literal(raw.get("token", "")), stop=_literal(raw.get("stop", "")),
+                    through=_literal(raw.get("through", "")))
         if kind == "words":
             slot.words = sorted(((_literal(w), v) for w, v in (raw.get("words") or {}).items()),
                                 key=lambda wv: -len(wv[0]))
@@ -360,9 +363,13 @@ class Matcher:
                 if not text.startswith(slot.open, pos):
                     return
                 start += len(slot.open)
-            if slot.stop:  # up to the next stop token outside quotes, or the end of the text
-                end = next((i for i in _top_level(text, start, self.g.rules.quotes) if text.startswith(slot.stop, i)),
+            if slot.stop or slot.through:  # up to the next stop token outside quotes (or through the next
+                # `through` token), or the end of the text
+                token = slot.stop or slot.through
+                end = next((i for i in _top_level(text, start, self.g.rules.quotes) if text.startswith(token, i)),
                            len(text))
+                if slot.through and end < len(text):
+                    end += len(token)
                 close = ""
             else:
                 end = quote_end(text, start, self.g.rules.quotes, slot.close)
