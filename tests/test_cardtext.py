@@ -66,6 +66,9 @@ def test_phrases_compose_and_conditions_cover_their_sentence(rb) -> None:
     # a quoted name becomes an expression literal, escaped
     c = compile_ability_text(rb.card_text, "【速攻】手札の「It's」を1枚捨て札に置く。")
     assert c.ability["effect"][0]["choose"]["from"] == "cards('hand', you) where it.name == 'It\\'s'"
+    # ... unless the slot is raw: the text itself
+    c = compile_ability_text(rb.card_text, "【速攻】名前は「A B」。")
+    assert c.ability["effect"] == [{"log": {"message": "'A B'"}}]
 
 
 def test_rest_of_ability_condition_and_steps_run_last(rb) -> None:

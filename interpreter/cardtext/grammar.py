@@ -63,6 +63,7 @@ class Slot:
     token: str = ""
     stop: str = ""  # an ability slot: it ends before this token (not read) or at the end of the text
     through: str = ""  # an ability slot: it ends after this token (read as part of it) or at the end of the text
+    raw: bool = False  # a quoted slot: gives the text itself, not an expression string literal
 
 
 @dataclass
@@ -235,7 +236,7 @@ class Grammar:
         kind = raw["kind"]
         slot = Slot(raw["id"], kind, nfkc(raw.get("open", "")), nfkc(raw.get("close", "")),
                     token=_literal(raw.get("token", "")), stop=_literal(raw.get("stop", "")),
-                    through=_literal(raw.get("through", "")))
+                    through=_literal(raw.get("through", "")), raw=bool(raw.get("raw", False)))
         if kind == "words":
             slot.words = sorted(((_literal(w), v) for w, v in (raw.get("words") or {}).items()),
                                 key=lambda wv: -len(wv[0]))
@@ -352,7 +353,8 @@ class Matcher:
             if text.startswith(slot.open, pos):
                 end = text.find(slot.close, pos + len(slot.open))
                 if end > pos + len(slot.open):
-                    yield end + len(slot.close), expr_literal(text[pos + len(slot.open):end])
+                    inner = text[pos + len(slot.open):end]
+                    yield end + len(slot.close), inner if slot.raw else expr_literal(inner)
         elif slot.kind == "words":
             for word, value in slot.words:
                 if word and text.startswith(word, pos):
