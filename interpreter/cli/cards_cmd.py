@@ -131,8 +131,15 @@ def import_cmd(game: str, card_list: str, mapping_name: str, output: str, do_com
     the written file; exits 1 when there are any (the file is still written, to be fixed)."""
     import yaml
 
-    from interpreter.cardtext.cardfile import compile_file, grammar_of, unmatched_diagnostics, write_compiled
-    from interpreter.cardtext.importer import check_imported, find_mapping, import_cards, load_mapping, read_records
+    from interpreter.cardtext.cardfile import compile_file, unmatched_diagnostics, write_compiled
+    from interpreter.cardtext.importer import (
+        check_imported,
+        find_mapping,
+        import_cards,
+        load_mapping,
+        printing_warnings,
+        read_records,
+    )
     from interpreter.files import write_text_atomic
 
     rb = _rulebook(game)
@@ -140,16 +147,21 @@ def import_cmd(game: str, card_list: str, mapping_name: str, output: str, do_com
         mapping = load_mapping(find_mapping(rb, mapping_name))
     except LoadError as e:
         raise click.BadParameter(str(e), param_hint="--mapping") from e
-    data = import_cards(read_records(Path(card_list), mapping), mapping, rb.id)
+    differences: list[tuple[str, list[str]]] = []
+    data = import_cards(read_records(Path(card_list), mapping), mapping, rb.id, differences)
     header = f"# Imported by `sogo cards import {rb.id} {Path(card_list).name} --mapping {mapping['id']}`.\n"
     text = header + yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=4096)
     out = Path(output)
     write_text_atomic(out, text)
     problems: list[Diagnostic] = []
-    if do_compile:
-        grammar = grammar_of(rb)
+    if do_compile and rb.card_text is None:
+        click.echo(f"{out}: not compiled: rulebook '{rb.id}' declares no card-text phrases yet (the text is kept)",
+                   err=True)
+    elif do_compile:
+        grammar = rb.card_text
         write_text_atomic(out, write_compiled(compile_file(grammar, out)))
         problems.extend(unmatched_diagnostics(compile_file(grammar, out)))  # located in the file as written
+    problems.extend(printing_warnings(out, differences))
     problems.extend(check_imported(rb, data, out))
     click.echo(f"{out}: {len(data['cards'])} card(s)", err=True)
     _echo_all(problems)
