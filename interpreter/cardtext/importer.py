@@ -119,7 +119,12 @@ def _split(text: str, separators: str | list[str]) -> list[str]:
 
 
 def _lookup(table: dict[Any, Any], value: Any) -> Any:
-    """The table's value for `value`, or `value` itself (a value that cannot be a key stays)."""
+    """The table's value for `value`, or `value` itself (a value that cannot be a key stays). A list's
+    true, false, null or number is also found under its JSON spelling, as a mapping's keys are text."""
+    if isinstance(value, bool | int | float) or value is None:
+        key = json.dumps(value)
+        if key in table:
+            return table[key]
     try:
         return table.get(value, value)
     except TypeError:
