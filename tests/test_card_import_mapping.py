@@ -101,3 +101,15 @@ def test_a_regular_expression_that_does_not_compile_is_reported_in_the_mapping(t
     with pytest.raises(LoadError) as e:
         load_mapping(bad)
     assert str(e.value).startswith(f"{bad}:8:") and "not a valid regular expression '(unclosed'" in str(e.value)
+
+
+def test_values_find_a_true_or_a_number_under_its_json_spelling(tmp_path: Path) -> None:
+    """A mapping file's keys are text: `values: {true: ..., 2: ...}` still maps a list's true and 2."""
+    m = tmp_path / "m.yaml"
+    m.write_text("import:\n  id: toy_flags\n  format: json\n  card_id: [no]\n  fields:\n"
+                 "    marked: {from: flag, values: {true: 1, false: null}}\n"
+                 "    size: {from: n, values: {2: small}}\n", encoding="utf-8")
+    mapping = load_mapping(m)
+    cards = import_cards([{"no": "A", "flag": True, "n": 2}, {"no": "B", "flag": False, "n": 3}], mapping, "toy")["cards"]
+    assert cards[0] == {"id": "A", "marked": 1, "size": "small"}
+    assert cards[1] == {"id": "B", "size": 3}
