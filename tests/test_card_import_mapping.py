@@ -110,6 +110,7 @@ def test_values_find_a_true_or_a_number_under_its_json_spelling(tmp_path: Path) 
                  "    marked: {from: flag, values: {true: 1, false: null}}\n"
                  "    size: {from: n, values: {2: small}}\n", encoding="utf-8")
     mapping = load_mapping(m)
-    cards = import_cards([{"no": "A", "flag": True, "n": 2}, {"no": "B", "flag": False, "n": 3}], mapping, "toy")["cards"]
+    records = [{"no": "A", "flag": True, "n": 2}, {"no": "B", "flag": False, "n": 3}]
+    cards = import_cards(records, mapping, "toy")["cards"]
     assert cards[0] == {"id": "A", "marked": 1, "size": "small"}
     assert cards[1] == {"id": "B", "size": 3}

@@ -20,8 +20,10 @@ TOY = Path(__file__).resolve().parent / "data" / "toy"
 
 CARDS = """game: toy
 cards:
-  - {id: K-1, type: unit, name: One, power: 1, text: "【合図】合図数を2にする。\\n【合図】合図数を3にし、記録を1にする。"}
-  - {id: K-2, type: unit, name: Two, power: 1, text: "【速攻】手札の「Plain」を1枚捨て札に置く。\\n【速攻】相手は負ける。"}
+  - {id: K-1, type: unit, name: One, power: 1,
+     text: "【合図】合図数を2にする。\\n【合図】合図数を3にし、記録を1にする。"}
+  - {id: K-2, type: unit, name: Two, power: 1,
+     text: "【速攻】手札の「Plain」を1枚捨て札に置く。\\n【速攻】相手は負ける。"}
   - {id: K-3, type: unit, name: Three, power: 1, text: "相手は負ける。"}
   - {id: K-4, type: unit, name: Four, power: 1, text: "【合図】合図数を2にする。"}
 """

@@ -20,7 +20,8 @@ CORPUS = next((d / "shared" / "corpora" / "hololive" / "hololive-deckeditor-card
                for d in Path(__file__).resolve().parents[1].parents if (d / "shared" / "corpora").is_dir()),
               Path("/nonexistent"))
 """The real list in ../shared/corpora of the repository (or of a folder above it: a git worktree)."""
-KINDS = ("推しスキル", "SP推しスキル", "ステージスキル", "ブルームエフェクト", "コラボエフェクト", "ギフト", "アーツ", "エクストラ")
+KINDS = ("推しスキル", "SP推しスキル", "ステージスキル", "ブルームエフェクト", "コラボエフェクト", "ギフト", "アーツ",
+         "エクストラ")
 ARTS = re.compile(r"^\[アーツ\][白緑赤青紫黄◇]+「[^」]*」\d+\+?(\[[白緑赤青紫黄]特攻\+\d+\])?")
 
 
@@ -67,7 +68,8 @@ def test_the_deck_editor_list(tmp_path: Path) -> None:
     code, err, cards = imported(tmp_path, DATA / "hololive_deckeditor_small.json", "hololive_deckeditor")
     assert list(cards) == ["hTS01-001", "hTS01-002", "hTS01-003", "hTS01-004", "hTS01-005", "hTS01-006",
                            "hTS01-007", "hTS01-008", "hTY01-001"]
-    assert cards["hTS01-001"]["text"].splitlines()[2] == "[ステージスキル]「ひかりのみち」自分のセンターホロメンのアーツ+10。"
+    assert cards["hTS01-001"]["text"].splitlines()[2] == (
+        "[ステージスキル]「ひかりのみち」自分のセンターホロメンのアーツ+10。")
     assert cards["hTS01-003"]["text"].splitlines()[0] == (
         "[アーツ]緑緑「そよかぜ」60[青特攻+20]相手のセンターホロメンに特殊ダメージ10を与える。"
         "そしてこのホロメンのHPを10回復する。")

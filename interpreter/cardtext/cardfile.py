@@ -120,13 +120,13 @@ def compile_file(grammar: Grammar, path: Path) -> FileResult:
 
 
 LABELS = {"[": "]", "【": "】", "〔": "〕", "《": "》"}
-"""Brackets of the label a printed ability may open with (its kind: 【起動】, [アーツ], [=サーブ]...)."""
+"""Brackets of the label a printed ability may open with: its kind, such as 【auto】 or [skill]."""
 NO_LABEL = "(no label)"
 
 
 def line_kind(text: str) -> str:
     """The kind of an ability's (normalized) line for counting: the bracketed label it opens with,
-    numbers blanked ([ターンにN回]), or NO_LABEL."""
+    numbers blanked ([N times a turn]), or NO_LABEL."""
     close = LABELS.get(text[:1])
     end = text.find(close, 1) if close else -1
     return _NUMBER.sub("N", text[:end + 1]) if end > 0 else NO_LABEL

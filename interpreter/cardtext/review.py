@@ -106,7 +106,10 @@ def _ability(reader: Reader, rules: TextRules, smap: Any, i: int, k: int, abilit
              printed: str | None, printed_at: tuple[int, int] | None = None) -> AbilityReview:
     """The review of ability k, at the ability, or (a line with none yet) at its line of the text."""
     ab = ability if isinstance(ability, dict) else None
-    line, col = smap.get(("cards", i, "abilities", k)) if ab is not None else (printed_at or smap.get(("cards", i, "text")))
+    if ab is not None:
+        line, col = smap.get(("cards", i, "abilities", k))
+    else:
+        line, col = printed_at or smap.get(("cards", i, "text"))
     if printed is None and ab is not None and isinstance(ab.get("text"), str):
         printed = ab["text"]
     if ab is None:
