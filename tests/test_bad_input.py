@@ -56,7 +56,7 @@ CATEGORIES = {
     "unknown_field", "unknown_template", "unknown_keyword", "unknown_event", "event_never_raised", "unknown_name",
     "reserved_name",
     "expression", "unreachable_phase", "bad_transition", "recursive_template", "duplicate_id",
-    "card", "deck_construction", "deck", "scenario", "misuse",
+    "card", "deck_construction", "deck", "scenario", "misuse", "import_mapping",
 }
 """Every category must have at least one case; README.md explains each."""
 KEYS = {"category", "about", "copy", "files", "edits", "anchors", "args", "exit", "stderr", "stdout",

@@ -161,6 +161,12 @@ def test_what_has_no_reading_is_marked_and_listed(reader: Reader) -> None:
     assert r.missing == ["keyword 'in_hand'", "template 'swap_out'"]
 
 
+def test_an_ability_that_is_only_its_keywords_reads_without_an_effect(reader: Reader) -> None:
+    """A keyword ability written with an empty effect (`effect: {}`) is its keywords: no `{}` is read."""
+    r = reader.ability({"kind": "quick", "keywords": ["in_hand"], "effect": {}})
+    assert r.text == "Quick ability, `in_hand`." and "{}" not in r.text
+
+
 def test_every_verb_example_reads_without_a_fallback(reader: Reader) -> None:
     """Each verb's reading fills from its own example step (docs/reference.md): no verb is left
     unread and no placeholder is left unfilled."""

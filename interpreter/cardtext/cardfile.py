@@ -19,7 +19,7 @@ from typing import Any
 
 from interpreter.cardtext.compiler import Compiled, compile_ability_text, is_information
 from interpreter.cardtext.grammar import Grammar
-from interpreter.cardtext.normalize import split_abilities
+from interpreter.cardtext.normalize import normalize, split_abilities
 from interpreter.loader.diagnostics import Diagnostic, LoadError
 from interpreter.loader.yaml_safe import SourceMap, load_yaml
 
@@ -37,7 +37,8 @@ def grammar_of(rb: Any) -> Grammar:
 
 def text_position(source: str, smap: SourceMap, path: tuple[Any, ...], value: str, index: int) -> tuple[int, int]:
     """Line and column in the file of character `index` of the string scalar `value` at `path`:
-    exact for block scalars (`|`) and single-line scalars, the scalar's start otherwise."""
+    exact for block scalars (`|`) and single-line scalars (escapes of a double-quoted one counted),
+    the scalar's start otherwise."""
     line, col = smap.get(path)
     lines = source.splitlines()
     if not 0 < line <= len(lines):
@@ -53,8 +54,26 @@ def text_position(source: str, smap: SourceMap, path: tuple[Any, ...], value: st
         before = value[:index]
         k = before.count("\n")
         return body_line + 1 + k, indent + 1 + len(before) - (before.rfind("\n") + 1)
-    quoted = 1 if head[:1] in ("'", '"') else 0
-    return line, col + quoted + index
+    if head[:1] == '"':  # escapes (\n, \", \uXXXX) take more columns than the character they write
+        pos = 1
+        for _ in range(index):
+            if pos >= len(head):
+                break
+            pos += {"x": 4, "u": 6, "U": 10}.get(head[pos + 1:pos + 2], 2) if head[pos] == "\\" else 1
+        return line, col + pos
+    quoted = 1 if head[:1] == "'" else 0
+    before = value[:index]
+    if "\n" in before:  # a plain or single-quoted scalar folded over lines: each line break is a blank line
+        segments = before.split("\n")
+        at = line + len(segments) - 1 + sum(1 for seg in segments[1:] if seg)
+        if not segments[-1]:
+            at += 1  # the character starts a line of its own after the blank line
+        if at > len(lines):
+            return line, col
+        text = lines[at - 1]
+        indent = len(text) - len(text.lstrip(" "))
+        return at, indent + 1 + len(segments[-1]) + segments[-1].count("'") * quoted
+    return line, col + quoted + index + before.count("'") * quoted
 
 
 @dataclass
@@ -64,6 +83,7 @@ class CardResult:
     card_id: str
     index: int
     lines: list[tuple[int, Compiled]]  # (start index in the card's text, result)
+    kinds: list[str] = field(default_factory=list)  # each line's kind (line_kind)
 
 
 @dataclass
@@ -89,13 +109,27 @@ def compile_file(grammar: Grammar, path: Path) -> FileResult:
     for i, card in enumerate(data["cards"]):
         if not isinstance(card, dict) or not isinstance(card.get("text"), str):
             continue
-        lines = []
+        lines, kinds = [], []
         for start, line in split_abilities(card["text"], grammar.rules):
             if line not in cache:
                 cache[line] = compile_ability_text(grammar, line)
             lines.append((start, cache[line]))
-        result.cards.append(CardResult(str(card.get("id")), i, lines))
+            kinds.append(line_kind(normalize(line, grammar.rules).text))
+        result.cards.append(CardResult(str(card.get("id")), i, lines, kinds))
     return result
+
+
+LABELS = {"[": "]", "【": "】", "〔": "〕", "《": "》"}
+"""Brackets of the label a printed ability may open with: its kind, such as 【auto】 or [skill]."""
+NO_LABEL = "(no label)"
+
+
+def line_kind(text: str) -> str:
+    """The kind of an ability's (normalized) line for counting: the bracketed label it opens with,
+    numbers blanked ([N times a turn]), or NO_LABEL."""
+    close = LABELS.get(text[:1])
+    end = text.find(close, 1) if close else -1
+    return _NUMBER.sub("N", text[:end + 1]) if end > 0 else NO_LABEL
 
 
 def unmatched_diagnostics(result: FileResult) -> list[Diagnostic]:
@@ -304,6 +338,7 @@ def stats(results: list[FileResult], top: int = 20) -> dict[str, Any]:
     marked: dict[str, str] = {}
     seen: set[str] = set()
     matched = 0.0
+    by_kind: dict[str, dict[str, Any]] = {}
     for result in results:
         for card in result.cards:
             statuses = [c.status for _, c in card.lines]
@@ -313,13 +348,22 @@ def stats(results: list[FileResult], top: int = 20) -> dict[str, Any]:
             matched += sum(c.matched_share for _, c in card.lines)
             cards["full" if all(s == "full" for s in statuses) else
                   "none" if all(s == "none" for s in statuses) else "partial"] += 1
-            for start, c in card.lines:
+            kinds = card.kinds or [NO_LABEL] * len(card.lines)
+            for (start, c), kind in zip(card.lines, kinds, strict=True):
+                k = by_kind.setdefault(kind, {"abilities": Counter(), "distinct": Counter(), "texts": set(),
+                                              "families": Counter(), "family_texts": {}})
+                k["abilities"][c.status] += 1
+                if c.text not in k["texts"]:
+                    k["texts"].add(c.text)
+                    k["distinct"][c.status] += 1
                 if c.text not in seen:
                     seen.add(c.text)
                     distinct[c.status] += 1
                 for frag in c.unmatched:
                     key = shape(frag.text)
                     family = frag.family or "opening"
+                    k["families"][family] += 1
+                    k["family_texts"].setdefault(family, set()).add(c.text)
                     shapes[key] += 1
                     shape_texts.setdefault(key, set()).add(c.text)
                     families[family] += 1
@@ -348,6 +392,12 @@ def stats(results: list[FileResult], top: int = 20) -> dict[str, Any]:
         "families": [{"family": f, "count": families[f], "texts": len(family_texts[f]),
                       "top": [entry(s, n) for s, n in family_shapes[f].most_common(max(1, top // 4))]}
                      for f in by_family],
+        "kinds": [{"kind": kind, "abilities": {x: k["abilities"].get(x, 0) for x in ("full", "partial", "none")},
+                   "distinct_texts": {x: k["distinct"].get(x, 0) for x in ("full", "partial", "none")},
+                   "families": [{"family": f, "count": k["families"][f], "texts": len(k["family_texts"][f])}
+                                for f in sorted(k["families"], key=lambda f: (-len(k["family_texts"][f]),
+                                                                              -k["families"][f], f))]}
+                  for kind, k in sorted(by_kind.items(), key=lambda kv: (-sum(kv[1]["abilities"].values()), kv[0]))],
     }
 
 
@@ -360,6 +410,15 @@ def render_stats(report: dict[str, Any]) -> str:
         f"cards with text: {sum(c.values())}  fully {c['full']}, partly {c['partial']}, not at all {c['none']}",
         f"share of ability text matched by phrases: {report['text_matched_share']:.1%}",
     ]
+    if report.get("kinds"):
+        lines.append("abilities by kind (the bracketed label a line opens with): printings full/partly/not at all; "
+                     "distinct texts; unmatched fragments by family (printings/distinct texts)")
+        for k in report["kinds"]:
+            ka, kd = k["abilities"], k["distinct_texts"]
+            fams = ", ".join(f"{f['family']} {f['count']}/{f['texts']}" for f in k["families"][:4])
+            lines.append(f"  {k['kind']}: {sum(ka.values())} ({ka['full']}/{ka['partial']}/{ka['none']}); "
+                         f"{sum(kd.values())} distinct ({kd['full']}/{kd['partial']}/{kd['none']})"
+                         + (f"; {fams}" if fams else ""))
     if report["unmatched"]:
         lines.append("most frequent unmatched fragments (printings / distinct texts; N: a number, 「…」: a name):")
         for u in report["unmatched"]:

@@ -8,9 +8,11 @@ named after its type when no name is given). A slot type is a slot kind of the r
 `quoted` slot gives an expression string literal (for conditions); a `text` slot gives the text itself,
 a value such as a keyword's parameter (`gives: {keywords: [{named: "{n}"}]}`). An `ability`
 slot holds a whole ability written inside the text (「...」を得る: an ability an effect grants), read
-up to the close of the quote it stands in (or up to its `until`: one of several options written one
-after another, ・A・B) and compiled by the same phrases; with `field` it gives that part of it (the
-effect of an option).
+up to the close of the quote it stands in (or up to its `until` token, not read, or through its
+`through` token, read, or the end of the text: one of several options written one after another,
+・A・B, or one sentence) and compiled by the same phrases; with `field` it gives that part of it
+(the effect of an option), and only when the ability has nothing else. `{x.key}` in what a
+phrase gives reads a key of a slot's value that is a mapping.
 
 Matching finds every way a part can match at a position, in the order the phrases are written
 (and, within a slot, longest first), memoized per text; the compiler takes the first way that
@@ -74,6 +76,7 @@ class Slot:
     token: str = ""
     times: int = 1  # icons: what each icon counts for (-1: a run that lowers)
     until: str = ""  # ability: it runs up to this text (not read) or the text's end, not to a close
+    through: str = ""  # ability: it runs up to and with this text (read) or the text's end
     field: str = ""  # ability: the slot gives this part of the compiled ability, which has no other
 
 
@@ -291,7 +294,8 @@ class Grammar:
         kind = raw["kind"]
         slot = Slot(raw["id"], kind, nfkc(raw.get("open", "")), nfkc(raw.get("close", "")),
                     token=_literal(raw.get("token", "")), times=int(raw.get("times", 1)),
-                    until=nfkc(raw.get("until", "")), field=raw.get("field", ""))
+                    until=_literal(raw.get("until", "")), through=_literal(raw.get("through", "")),
+                    field=raw.get("field", ""))
         if kind in ("words", "icons"):
             slot.words = sorted(((_literal(w), v) for w, v in (raw.get("words") or {}).items()),
                                 key=lambda wv: -len(wv[0]))
@@ -471,19 +475,25 @@ class Matcher:
                 if not text.startswith(slot.open, pos):
                     return
                 start += len(slot.open)
-            if slot.until:  # one of several parts written one after another (the options of a choice)
+            if slot.until or slot.through:  # one of several parts written one after another (the
+                # options of a choice), or one sentence: up to the token outside quotes, or the end
+                token = slot.until or slot.through
                 end = next((i for i in _top_level(text, start, self.g.rules.quotes)
-                            if text.startswith(slot.until, i)), len(text))
+                            if text.startswith(token, i)), len(text))
+                if slot.through and end < len(text):
+                    end += len(token)
+                close = ""
             else:
                 end = quote_end(text, start, self.g.rules.quotes, slot.close)
-            if slot.close and not text.startswith(slot.close, end):
-                return
+                close = slot.close
+                if close and not text.startswith(close, end):
+                    return
             if end > start and (start, end) != (0, len(text)):  # a shorter text: compiling it ends
                 ability = self._ability(start, end)
                 if ability is not None and slot.field:
                     ability = ability.get(slot.field) if set(ability) == {slot.field} else None
                 if ability is not None:
-                    yield end + len(slot.close), ability
+                    yield end + len(close), ability
         elif slot.kind == "icons":
             # A run of icons in any order: the count of each icon's symbol, the longest run first.
             counts: dict[Any, int] = {}

@@ -79,8 +79,11 @@ def review_file(rb: Any, path: Path, reader: Reader | None = None) -> list[CardR
     if data.get("game") != rb.id:
         line, col = smap.get(("game",)) if "game" in data else (1, 1)
         raise LoadError.single(str(path), line, col, f"a card file of game {data.get('game')!r}, not {rb.id!r}")
+    from interpreter.cardtext.cardfile import text_position
+
     reader = reader or Reader(rb)
     rules = text_rules(rb)
+    source = path.read_text(encoding="utf-8")
     out = []
     for i, card in enumerate(data["cards"]):
         if not isinstance(card, dict):
@@ -90,8 +93,9 @@ def review_file(rb: Any, path: Path, reader: Reader | None = None) -> list[CardR
         lines = split_abilities(card["text"], rules) if isinstance(card.get("text"), str) else []
         if not abilities and not lines:
             continue
+        at = [text_position(source, smap, ("cards", i, "text"), card["text"], start) for start, _ in lines]
         reviews = [_ability(reader, rules, smap, i, k, abilities[k] if k < len(abilities) else None,
-                            lines[k][1] if k < len(lines) else None)
+                            lines[k][1] if k < len(lines) else None, at[k] if k < len(at) else None)
                    for k in range(max(len(abilities), len(lines)))]
         line, _ = smap.get(("cards", i))
         out.append(CardReview(str(card.get("id")), str(card.get("name", "")), str(path), line, reviews))
@@ -99,10 +103,13 @@ def review_file(rb: Any, path: Path, reader: Reader | None = None) -> list[CardR
 
 
 def _ability(reader: Reader, rules: TextRules, smap: Any, i: int, k: int, ability: Any,
-             printed: str | None) -> AbilityReview:
+             printed: str | None, printed_at: tuple[int, int] | None = None) -> AbilityReview:
+    """The review of ability k, at the ability, or (a line with none yet) at its line of the text."""
     ab = ability if isinstance(ability, dict) else None
-    where = ("cards", i, "abilities", k) if ab is not None else ("cards", i, "text")
-    line, col = smap.get(where)
+    if ab is not None:
+        line, col = smap.get(("cards", i, "abilities", k))
+    else:
+        line, col = printed_at or smap.get(("cards", i, "text"))
     if printed is None and ab is not None and isinstance(ab.get("text"), str):
         printed = ab["text"]
     if ab is None:

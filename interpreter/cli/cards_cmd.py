@@ -25,6 +25,17 @@ def _rulebook(game: str) -> Any:
     return load_rulebook(game)
 
 
+def _grammar(rb: Any) -> Any:
+    """The rulebook's card-text phrases; a game without them is told so (exit 1), not a traceback."""
+    from interpreter.cardtext.cardfile import grammar_of
+
+    try:
+        return grammar_of(rb)
+    except LoadError as e:
+        _echo_all(e.diagnostics)
+        sys.exit(1)
+
+
 @click.group()
 def cards() -> None:
     """Card databases from printed text: compile text into abilities, import card lists, pin, count.
@@ -49,19 +60,13 @@ def compile_cmd(game: str, files: tuple[str, ...], write: bool, check: bool) -> 
     `hand: true`). Abilities marked `hand: true` are kept. Exits 1 when a fragment is unmatched or
     (with --check) an ability differs from its text.
     """
-    from interpreter.cardtext.cardfile import (
-        check_file,
-        compile_file,
-        grammar_of,
-        unmatched_diagnostics,
-        write_compiled,
-    )
+    from interpreter.cardtext.cardfile import check_file, compile_file, unmatched_diagnostics, write_compiled
     from interpreter.files import write_text_atomic
 
     if write and check:
         raise click.UsageError("--check writes nothing: give --write or --check, not both")
     rb = _rulebook(game)
-    grammar = grammar_of(rb)
+    grammar = _grammar(rb)
     problems: list[Diagnostic] = []
     outputs: list[tuple[Path, str]] = []
     for name in files:
@@ -94,9 +99,9 @@ def compile_cmd(game: str, files: tuple[str, ...], write: bool, check: bool) -> 
 def stats_cmd(game: str, files: tuple[str, ...], top: int, as_json: bool) -> None:
     """How many cards and abilities of FILES compile fully, partly or not at all, and the most
     frequent unmatched fragments (numbers and names blanked): the next phrases to write."""
-    from interpreter.cardtext.cardfile import compile_file, grammar_of, render_stats, stats
+    from interpreter.cardtext.cardfile import compile_file, render_stats, stats
 
-    grammar = grammar_of(_rulebook(game))
+    grammar = _grammar(_rulebook(game))
     report = stats([compile_file(grammar, Path(f)) for f in files], top)
     click.echo(json.dumps(report, ensure_ascii=False, indent=2) if as_json else render_stats(report).rstrip("\n"))
 
@@ -106,10 +111,10 @@ def stats_cmd(game: str, files: tuple[str, ...], top: int, as_json: bool) -> Non
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 def pin_cmd(game: str, files: tuple[str, ...]) -> None:
     """After a review: set every ability's pin to its card's current text (rewrites FILES in place)."""
-    from interpreter.cardtext.cardfile import grammar_of, pin_file
+    from interpreter.cardtext.cardfile import pin_file
     from interpreter.files import write_text_atomic
 
-    grammar = grammar_of(_rulebook(game))
+    grammar = _grammar(_rulebook(game))
     for name in files:
         text, changed = pin_file(grammar, Path(name))
         if changed:
@@ -131,8 +136,15 @@ def import_cmd(game: str, card_list: str, mapping_name: str, output: str, do_com
     the written file; exits 1 when there are any (the file is still written, to be fixed)."""
     import yaml
 
-    from interpreter.cardtext.cardfile import compile_file, grammar_of, unmatched_diagnostics, write_compiled
-    from interpreter.cardtext.importer import check_imported, find_mapping, import_cards, load_mapping, read_records
+    from interpreter.cardtext.cardfile import compile_file, unmatched_diagnostics, write_compiled
+    from interpreter.cardtext.importer import (
+        check_imported,
+        find_mapping,
+        import_cards,
+        load_mapping,
+        printing_warnings,
+        read_records,
+    )
     from interpreter.files import write_text_atomic
 
     rb = _rulebook(game)
@@ -140,16 +152,24 @@ def import_cmd(game: str, card_list: str, mapping_name: str, output: str, do_com
         mapping = load_mapping(find_mapping(rb, mapping_name))
     except LoadError as e:
         raise click.BadParameter(str(e), param_hint="--mapping") from e
-    data = import_cards(read_records(Path(card_list), mapping), mapping, rb.id)
+    differences: list[tuple[str, list[str]]] = []
+    data = import_cards(read_records(Path(card_list), mapping), mapping, rb.id, differences)
     header = f"# Imported by `sogo cards import {rb.id} {Path(card_list).name} --mapping {mapping['id']}`.\n"
     text = header + yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=4096)
     out = Path(output)
-    write_text_atomic(out, text)
+    try:
+        write_text_atomic(out, text)
+    except OSError as e:
+        raise click.BadParameter(f"cannot write {out}: {e.strerror}", param_hint="--output") from e
     problems: list[Diagnostic] = []
-    if do_compile:
-        grammar = grammar_of(rb)
+    if do_compile and rb.card_text is None:
+        click.echo(f"{out}: not compiled: rulebook '{rb.id}' declares no card-text phrases yet (the text is kept)",
+                   err=True)
+    elif do_compile:
+        grammar = rb.card_text
         write_text_atomic(out, write_compiled(compile_file(grammar, out)))
         problems.extend(unmatched_diagnostics(compile_file(grammar, out)))  # located in the file as written
+    problems.extend(printing_warnings(out, differences))
     problems.extend(check_imported(rb, data, out))
     click.echo(f"{out}: {len(data['cards'])} card(s)", err=True)
     _echo_all(problems)

@@ -100,7 +100,7 @@ class Reader:
             sentences.append(f"Cost{optional}: {self.steps(ab['cost'])}")
             optional = ""
         effect = ab.get("effect")
-        if isinstance(effect, dict):
+        if isinstance(effect, dict) and effect:  # an empty one: the ability is its keywords ({} of a keyword ability)
             sentences.append(f"Effect{optional}: {self.spec(effect)}")
         elif effect:
             sentences.append(f"Effect{optional}: {self.steps(effect)}")
