@@ -125,17 +125,18 @@ EXPECTED = {
     ("haikyu", "HKT-063"): "Passive skill, only while this card is in your hand, when a player declares an offense "
                            "point, if the event's player is not you and the event's value is at least 8. Effect: draw "
                            "1 card.",
-    ("osica", "OST-002"): "Automatic ability, when this card enters your stage or assist area. Cost (optional): pay 2 "
-                          "cost. Effect: choose 1 of the opponent's characters, called chosen; put chosen into the drop "
-                          "area.",
-    ("osica", "OST-017"): "Automatic ability, Cheer, when this card appeals. Cost (optional): show the opponent 2 cards "
-                          "with Cheer from your hand. Effect: this card cheers.",
+    ("osica", "OST-002"): "Automatic ability, when this card enters your stage or assist area. Cost (optional): "
+                          "pay 2 cost. Effect: choose 1 of the opponent's characters, called chosen; put chosen "
+                          "into the drop area.",
+    ("osica", "OST-017"): "Automatic ability, Cheer, when this card appeals. Cost (optional): show the opponent 2 "
+                          "cards with Cheer from your hand. Effect: this card cheers.",
     ("osica", "OST-034"): "Automatic ability, only while your stage and assist area hold 2 or more cards named "
-                          "“霧島レン”, when this card enters your stage or assist area. Effect (optional): gain 1 cost.",
-    ("osica", "OST-071"): "Activated ability, used in the event phase, once a turn for this card and this text. Cost: "
-                          "pay 1 cost. Effect: choose 1 of your characters, called chosen; until end of turn, give "
-                          "chosen the ability “Continuous ability, Through: the opponent's texts cannot choose this "
-                          "card.”.",
+                          "“霧島レン”, when this card enters your stage or assist area. Effect (optional): gain 1 "
+                          "cost.",
+    ("osica", "OST-071"): "Activated ability, used in the event phase, once a turn for this card and this text. "
+                          "Cost: pay 1 cost. Effect: choose 1 of your characters, called chosen; until end of turn, "
+                          "give chosen the ability “Continuous ability, Through: the opponent's texts cannot choose "
+                          "this card.”.",
     ("haikyu", "HKT-080"): "Event skill. Cost: play this card (reveal it and put it on the event area). Effect: choose "
                            "1 of the opponent's characters where it can be chosen by effects, called target; put the "
                            "target at the bottom of its owner's deck.",
