@@ -777,6 +777,22 @@ def f_can_move_to(env: Any, card: Any, zone: Any, player: Any, kind: Any = None,
     return game.move_refusal(card, zone, player, env, kind=kind, joining=others) is None
 
 
+def f_could_change(env: Any, card: Any, kind: str, zone: Any = None) -> bool:
+    """Whether carrying out the card's abilities of this kind now could change the game in any way
+    (the card put into `zone` first, where its text resolves): each one whose cost can be paid is
+    tried on a copy of the game with every answer its decisions allow, up to a bound, and the game
+    after its effect compared with the game before it (engine/trial.py). For a rule that a card whose
+    text would do nothing cannot be played, however the text is written.
+
+    Example: `could_change(this, 'quick', 'field')`
+    """
+    if not isinstance(card, GameObject) or card.oid not in env.game.state.objects:
+        return False
+    from interpreter.engine.trial import could_change
+
+    return could_change(env.game, card, kind, zone if isinstance(zone, str) else None)
+
+
 def f_usable(env: Any, card: Any, kind: str) -> bool:
     """Whether the card has an ability of this kind its controller could play now, as play timing
     would offer it: the card's abilities work where it is (not negated, not face down), the
@@ -878,6 +894,8 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("can_move_to", f_can_move_to, 3, 5, pass_env=True,
                  reads="{card} can move to {player's} {zone}[ (a move of kind {kind})][ with {joining}]"),
         FuncSpec("usable", f_usable, 2, 2, pass_env=True, reads="{card} has a {kind} ability that can be played now"),
+        FuncSpec("could_change", f_could_change, 2, 3, pass_env=True,
+                 reads="carrying out the {kind} abilities of {card}[ in {zone}] could change the game"),
         FuncSpec("covers", f_covers, 3, 4, pass_env=True,
                  reads="{cards} cover {requirements} by their {field}[ ({wildcard} pays any)]"),
     ]

@@ -347,6 +347,14 @@ class Game:
             return g
         return self._replayed()
 
+    def trial_copy(self) -> Game:
+        """A copy of the game's state to try something on (engine/trial.py): it logs nothing and is
+        not walked (the caller runs what it tries), and nothing it does touches this game."""
+        g = Game(self.rb, self.cards, self.decks, self.seed, log=False, state=self.state.copy())
+        for name in _CARRIED:
+            setattr(g, name, getattr(self, name))
+        return g
+
     def imaginable(self) -> bool:
         """Whether `imagine` can picture the game now: at a play timing taken directly by a
         turn-structure node (elsewhere a fork replays answers given since, which a re-dealt
