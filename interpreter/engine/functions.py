@@ -728,16 +728,21 @@ def cover_choices(pays: list[list[Any]], left: list[int], specific: list[Any], w
     return out
 
 
-def f_covers(env: Any, cards: Any, field: str, requirements: Any, wildcard: Any = None) -> bool:
+def f_covers(env: Any, cards: Any, field: Any, requirements: Any, wildcard: Any = None) -> bool:
     """Whether the cards can cover the requirements one card per symbol: each required symbol paid by
     a card of its own that has the symbol among its values of the field named `field`, the `wildcard`
     symbol by any card (`requirements`: a mapping symbol -> count, such as a multiset field, or a list
-    of symbols).
+    of symbols). With a null `field`, each item of the list is one payer's symbols already worked out
+    (a list, or one symbol): `covers(payers select symbols_of(it), null, needs)` covers with what a
+    rulebook function says each pays rather than a field.
 
     Example: `covers(cards('hand', you), 'tags', this.needs)`
     """
-    objs = [c for c in _as_list(cards) if isinstance(c, GameObject)]
     specific, wild = cover_symbols(requirements, wildcard)
+    if field is None:
+        pays = [[x for x in _as_list(item) if x is not None and x != ""] for item in _as_list(cards)]
+        return coverable(pays, specific, wild)
+    objs = [c for c in _as_list(cards) if isinstance(c, GameObject)]
     return coverable([field_values(env, c, field) for c in objs], specific, wild)
 
 
@@ -897,6 +902,6 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("could_change", f_could_change, 2, 3, pass_env=True,
                  reads="carrying out the {kind} abilities of {card}[ in {zone}] could change the game"),
         FuncSpec("covers", f_covers, 3, 4, pass_env=True,
-                 reads="{cards} cover {requirements} by their {field}[ ({wildcard} pays any)]"),
+                 reads="{cards} cover {requirements}[ by their {field}][ ({wildcard} pays any)]"),
     ]
 }
