@@ -72,7 +72,21 @@ cards:
         cost:
           - move: {cards: "top('deck', you, 1)", to: discard}
         effect:
-          - set_var: {name: paid, value: "paid"}
+          - if:
+              cond: "count(cards('deck', you)) > 5"
+              then:
+                - set_var: {name: paid, value: true}
+  - id: T-WHERE
+    type: unit
+    name: Where
+    power: 1
+    abilities:
+      - kind: text
+        effect:
+          - if:
+              cond: "this.zone == 'field'"
+              then:
+                - set_var: {name: placed, value: true}
   - id: T-QUICK
     type: unit
     name: Quick
@@ -137,9 +151,11 @@ def test_looking_changes_nothing_a_roll_and_the_card_itself_moving_do(tmp_path):
 
 def test_the_cost_is_paid_first_and_is_no_part_of_what_the_text_changes(tmp_path):
     env = _env(tmp_path)
-    g = game_of(env, {"P1": {"hand": ["T-COST"], "deck": ["U-PLAIN"]}, }, vars={"paid": 1})
-    assert not _could(g, "T-COST"), "the effect sets the variable to what it was; the cost's move does not count"
-    assert not _could(game_of(env, {"P1": {"hand": ["T-COST"]}}, vars={"paid": 1}), "T-COST"), "cost not payable"
+    g = game_of(env, {"P1": {"hand": ["T-COST"], "deck": ["U-PLAIN"]}})
+    assert not _could(g, "T-COST"), "the effect does nothing; the cost's move does not count"
+    deck = ["U-PLAIN"] * 7
+    assert _could(game_of(env, {"P1": {"hand": ["T-COST"], "deck": deck}}), "T-COST")
+    assert not _could(game_of(env, {"P1": {"hand": ["T-COST"]}}), "T-COST"), "a cost that cannot be paid"
 
 
 def test_only_abilities_of_the_kind_count(tmp_path):
@@ -148,11 +164,9 @@ def test_only_abilities_of_the_kind_count(tmp_path):
 
 
 def test_the_card_is_put_where_it_resolves_first(tmp_path):
-    env = _env(tmp_path)
-    # From the discard pile, 'move this to the discard pile' is where the card already is: no change.
-    g = game_of(env, {"P1": {"hand": ["T-SELF"]}})
-    assert not _could(g, "T-SELF", "discard")
-    assert _could(g, "T-SELF", "field")
+    g = game_of(_env(tmp_path), {"P1": {"hand": ["T-WHERE"]}})
+    assert not _could(g, "T-WHERE"), "read where it is (the hand), its text does nothing"
+    assert _could(g, "T-WHERE", "field"), "put into the field first, its text sets a variable"
 
 
 def test_past_the_bound_a_text_is_given_the_benefit_of_the_doubt(tmp_path):

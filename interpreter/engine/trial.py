@@ -11,13 +11,13 @@ the text could change the game as soon as one trial changes it, and a text that 
 bound has shown to change anything is taken to change nothing only when every answer was tried;
 otherwise it is given the benefit of the doubt.
 
-What counts as a change: a card moving or being reordered (a shuffle; a card is the physical card,
-so one put back where it was is no change), any card's placement states, counters, marks or holder,
-a game variable, a player's counters or statuses, roles, the result, pending abilities, effects, and
-a chance event (the game's random generator having been used: a die rolled, cards shuffled). What a
-player learns (a card looked at or revealed) is not. The card itself counts like any other: its text
-moving it somewhere is a change (the rule's own move, to where the card goes after resolving, is not
-part of the trial).
+What counts as a change is what the engine records as one: anything that bumps the game's version
+(a card moved or reordered, a card's placement state, counter or mark, a game variable, a player's
+counter or status, an effect made), a pending ability added, or a chance event (the game's random
+generator used: a die rolled, cards shuffled). What a player learns (a card looked at or revealed) is
+not. The card itself counts like any other: its text moving it somewhere is a change (the rule's own
+move, to where the card goes after resolving, is not part of the trial). A step that changes a value
+to what it was is taken to change it (the benefit of the doubt again).
 """
 
 from __future__ import annotations
@@ -132,42 +132,15 @@ def _carry_out(game: Game, oid: int, kind: str, zone: str | None) -> Any:
             if not can_pay(game, ab.cost, ctx):
                 continue
             yield from pay_cost(game, ab.cost, ctx)
-        before = signature(game)
+        before = marker(game)
         yield from run_effect(game, ab, ctx)
-        if signature(game) != before:
+        if marker(game) != before:
             return True
     return False
 
 
-def _physical(o: GameObject) -> int:
-    """The physical card an object is (its first object id): a card put back where it was, as a new
-    object, is the same card in the same place."""
-    return o.oid if o.origin is None else o.origin
-
-
-def _plain(value: Any) -> Any:
-    """A value as it can be compared across the trial: cards as the physical cards they are."""
-    if isinstance(value, GameObject):
-        return ("card", _physical(value))
-    if isinstance(value, dict):
-        return tuple(sorted(((str(k), _plain(v)) for k, v in value.items()), key=lambda kv: kv[0]))
-    if isinstance(value, (list, tuple)):
-        return tuple(_plain(v) for v in value)
-    if isinstance(value, (set, frozenset)):
-        return tuple(sorted((_plain(v) for v in value), key=repr))
-    return value
-
-
-def signature(game: Game) -> tuple[Any, ...]:
-    """What of the game a text can change (see the module docstring), as one comparable value."""
+def marker(game: Game) -> tuple[Any, ...]:
+    """What tells whether the game changed since: its versions (bumped by every change of the state),
+    its pending abilities and effects, and its random generator's state."""
     st = game.state
-    objs = st.objects
-    zones = tuple(sorted(((z, -1 if p is None else p, tuple(_physical(objs[i]) for i in ids))
-                          for (z, p), ids in st.zones.items()), key=lambda t: (t[0], t[1])))
-    holders = {o.oid: _physical(o) for o in objs.values()}
-    objects = tuple(sorted((_physical(o), o.card_id, o.controller, None if o.holder is None else holders.get(o.holder),
-                            _plain(o.states), _plain(o.counters), _plain(o.marks)) for o in objs.values()))
-    pending = tuple((p.card_id, p.ability, p.master) for p in st.pending)
-    effects = tuple((e.eid, e.kind, e.master) for e in st.effects)
-    return (zones, objects, _plain(st.vars), _plain(st.player_counters), _plain(st.roles), _plain(st.result),
-            tuple(st.left), pending, effects, st.rng.getstate())
+    return (game.version, game.global_version, len(st.pending), len(st.effects), st.rng.getstate())
