@@ -501,3 +501,69 @@ def test_icon_spellings_of_other_lists_are_the_same_icons() -> None:
     for official, fan in pairs:
         assert normalize(official, rules).text == normalize(fan, rules).text
     assert normalize("【heart0】【heart01】", rules).text == "[無色ハート][桃ハート]"
+def test_steps_a_smaller_phrase_gives_join_the_steps_around_them() -> None:
+    """A slot whose phrase gives a list (steps) written as an item of a list is spliced into it, so
+    an action phrase can be built from a choice phrase and a verb phrase."""
+    section = {"slots": [{"id": "number", "kind": "number"}],
+               "phrases": [
+                   {"id": "m", "rules": ["1"], "part": "marker", "text": "【速攻】", "gives": {"kind": "quick"}},
+                   {"id": "pick", "rules": ["1"], "part": "pick", "text": "手札を{n:number}枚",
+                    "gives": [{"choose": {"player": "you", "from": "cards('hand', you)", "min": "{n}", "max": "{n}",
+                                          "as": "picked"}}]},
+                   {"id": "drop", "rules": ["1"], "part": "verb", "text": "捨てる",
+                    "gives": [{"move": {"cards": "picked", "to": "discard"}}]},
+                   {"id": "act", "rules": ["1"], "part": "clause", "text": "{p:pick}{v:verb}。",
+                    "gives": {"effect": ["{p}", "{v}", {"set_var": {"name": "x", "value": 1}}]}}]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert g.problems == []
+    assert compile_ability_text(g, "【速攻】手札を2枚捨てる。").ability == {"kind": "quick", "effect": [
+        {"choose": {"player": "you", "from": "cards('hand', you)", "min": 2, "max": 2, "as": "picked"}},
+        {"move": {"cards": "picked", "to": "discard"}},
+        {"set_var": {"name": "x", "value": 1}}]}
+
+
+def test_an_icons_slot_counts_a_run_of_icons() -> None:
+    """An `icons` slot reads icons of its word list written one after another, in any order, and
+    gives how many of each value: several colours of one kind of icon in one phrase."""
+    section = {"slots": [{"id": "gems", "kind": "icons", "words": {"[赤]": "red", "[青]": "blue"}},
+                         {"id": "stars", "kind": "repeat", "token": "[星]"}],
+               "phrases": [
+                   {"id": "m", "rules": ["1"], "part": "marker", "text": "【速攻】", "gives": {"kind": "quick"}},
+                   {"id": "gain", "rules": ["1"], "part": "clause", "text": "{g:gems}{s:stars}を得る。",
+                    "gives": {"effect": [{"gain": {"gems": "{g}", "stars": "{s}"}}]}}]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert g.problems == []
+    assert compile_ability_text(g, "【速攻】[赤][青][赤][星]を得る。").ability == {
+        "kind": "quick", "effect": [{"gain": {"gems": {"red": 2, "blue": 1}, "stars": 1}}]}
+    assert compile_ability_text(g, "【速攻】[星]を得る。").ability is None  # at least one icon
+    # `times: -1`: a run of icons that lowers, e.g. a requirement reduced by the icons written
+    section["slots"].append({"id": "fewer", "kind": "icons", "words": {"[赤]": "red"}, "times": -1})
+    section["phrases"].append({"id": "lower", "rules": ["1"], "part": "clause", "text": "必要数を{f:fewer}減らす。",
+                               "gives": {"effect": [{"lower": "{f}"}]}})
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert compile_ability_text(g, "【速攻】必要数を[赤][赤]減らす。").ability == {
+        "kind": "quick", "effect": [{"lower": {"red": -2}}]}
+
+
+def test_options_written_one_after_another_are_abilities_of_their_own() -> None:
+    """An ability slot with `until` reads one option up to the next one's mark (or the end), and with
+    `field: effect` gives the option's effect, so a modal choice lists its options' steps."""
+    section = {"slots": [{"id": "number", "kind": "number"},
+                         {"id": "option", "kind": "ability", "open": "・", "until": "・", "field": "effect"}],
+               "phrases": [
+                   {"id": "m", "rules": ["1"], "part": "marker", "text": "【速攻】", "gives": {"kind": "quick"}},
+                   {"id": "x", "rules": ["1"], "part": "clause", "text": "記録を{n:number}にする。",
+                    "gives": {"effect": [{"set_var": {"name": "x", "value": "{n}"}}]}},
+                   {"id": "two", "rules": ["1"], "part": "options", "text": "{a:option}{b:option}",
+                    "gives": [{"id": "first", "do": "{a}"}, {"id": "second", "do": "{b}"}]},
+                   {"id": "modal", "rules": ["1"], "part": "clause", "text": "以下から1つを選ぶ。{o:options}",
+                    "gives": {"effect": [{"choose_one": {"player": "you", "options": "{o}"}}]}}]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert g.problems == []
+    c = compile_ability_text(g, "【速攻】以下から1つを選ぶ。・記録を1にする。・記録を2にする。")
+    assert c.ability == {"kind": "quick", "effect": [{"choose_one": {"player": "you", "options": [
+        {"id": "first", "do": [{"set_var": {"name": "x", "value": 1}}]},
+        {"id": "second", "do": [{"set_var": {"name": "x", "value": 2}}]}]}}]}
+    # an option that is more than an effect (here a marker) is no option
+    text = "【速攻】以下から1つを選ぶ。・【速攻】記録を1にする。・記録を2にする。"
+    assert compile_ability_text(g, text).ability is None

@@ -4,11 +4,13 @@ A phrase has a `part` (what it is: an ability `marker`, a `cost`, a `clause` of 
 smaller phrase type of the rulebook's own such as a card description), one or more patterns and
 what it `gives`. A pattern is literal text with typed slots, `{n:number}` or `{card}` (the slot is
 named after its type when no name is given). A slot type is a slot kind of the rulebook (`number`,
-`quoted`, `text`, `words`, `repeat`, `ability`) or a part: slots nest phrases, so phrases compose. A
+`quoted`, `text`, `words`, `repeat`, `icons`, `ability`) or a part: slots nest phrases, so phrases compose. A
 `quoted` slot gives an expression string literal (for conditions); a `text` slot gives the text itself,
 a value such as a keyword's parameter (`gives: {keywords: [{named: "{n}"}]}`). An `ability`
 slot holds a whole ability written inside the text (「...」を得る: an ability an effect grants), read
-up to the close of the quote it stands in and compiled by the same phrases.
+up to the close of the quote it stands in (or up to its `until`: one of several options written one
+after another, ・A・B) and compiled by the same phrases; with `field` it gives that part of it (the
+effect of an option).
 
 Matching finds every way a part can match at a position, in the order the phrases are written
 (and, within a slot, longest first), memoized per text; the compiler takes the first way that
@@ -40,7 +42,7 @@ GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "answ
 OPENING = "opening"
 """The family of text whose very first word no phrase reads (nothing tells what it is)."""
 
-SLOT_KINDS = ("number", "quoted", "text", "words", "repeat", "ability")
+SLOT_KINDS = ("number", "quoted", "text", "words", "repeat", "icons", "ability")
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _DIGITS = re.compile(r"[0-9]+")
@@ -68,6 +70,9 @@ class Slot:
     close: str = ""
     words: list[tuple[str, Any]] = field(default_factory=list)  # longest first
     token: str = ""
+    times: int = 1  # icons: what each icon counts for (-1: a run that lowers)
+    until: str = ""  # ability: it runs up to this text (not read) or the text's end, not to a close
+    field: str = ""  # ability: the slot gives this part of the compiled ability, which has no other
 
 
 @dataclass
@@ -123,7 +128,9 @@ def expr_literal(text: str) -> str:
 
 def substitute(template: Any, values: dict[str, Any]) -> Any:
     """`gives` with its slots filled (mapping keys too): a string that is exactly `{x}` becomes x's
-    value (of any type); `{x}` inside a longer string is replaced by x's value as text."""
+    value (of any type), except that an item of a list whose value is a list is spliced into that
+    list (the steps a smaller phrase gives join the steps around them); `{x}` inside a longer string
+    is replaced by x's value as text."""
     if isinstance(template, str):
         whole = _PLACEHOLDER.fullmatch(template)
         if whole and whole.group(1) in values:
@@ -139,7 +146,14 @@ def substitute(template: Any, values: dict[str, Any]) -> Any:
 
         return _PLACEHOLDER.sub(text_of, template)
     if isinstance(template, list):
-        return [substitute(x, values) for x in template]
+        out: list[Any] = []
+        for x in template:
+            whole = _PLACEHOLDER.fullmatch(x) if isinstance(x, str) else None
+            if whole and isinstance(values.get(whole.group(1)), list):
+                out.extend(values[whole.group(1)])  # a slot's list (steps) joins the list it stands in
+            else:
+                out.append(substitute(x, values))
+        return out
     if isinstance(template, dict):
         return {(substitute(k, values) if isinstance(k, str) else k): substitute(v, values)
                 for k, v in template.items()}
@@ -246,8 +260,9 @@ class Grammar:
     def _add_slot(self, raw: dict[str, Any], path: tuple[Any, ...]) -> None:
         kind = raw["kind"]
         slot = Slot(raw["id"], kind, nfkc(raw.get("open", "")), nfkc(raw.get("close", "")),
-                    token=_literal(raw.get("token", "")))
-        if kind == "words":
+                    token=_literal(raw.get("token", "")), times=int(raw.get("times", 1)),
+                    until=nfkc(raw.get("until", "")), field=raw.get("field", ""))
+        if kind in ("words", "icons"):
             slot.words = sorted(((_literal(w), v) for w, v in (raw.get("words") or {}).items()),
                                 key=lambda wv: -len(wv[0]))
         if raw["id"] in self.slots or raw["id"] in ENGINE_PARTS:
@@ -424,13 +439,29 @@ class Matcher:
                 if not text.startswith(slot.open, pos):
                     return
                 start += len(slot.open)
-            end = quote_end(text, start, self.g.rules.quotes, slot.close)
+            if slot.until:  # one of several parts written one after another (the options of a choice)
+                end = next((i for i in _top_level(text, start, self.g.rules.quotes)
+                            if text.startswith(slot.until, i)), len(text))
+            else:
+                end = quote_end(text, start, self.g.rules.quotes, slot.close)
             if slot.close and not text.startswith(slot.close, end):
                 return
             if end > start and (start, end) != (0, len(text)):  # a shorter text: compiling it ends
                 ability = self._ability(start, end)
+                if ability is not None and slot.field:
+                    ability = ability.get(slot.field) if set(ability) == {slot.field} else None
                 if ability is not None:
                     yield end + len(slot.close), ability
+        elif slot.kind == "icons":
+            # A run of icons in any order: the count of each icon's symbol, the longest run first.
+            counts: dict[Any, int] = {}
+            runs: list[tuple[int, dict[Any, int]]] = []
+            end = pos
+            while (hit := next(((w, v) for w, v in slot.words if w and text.startswith(w, end)), None)) is not None:
+                counts = {**counts, hit[1]: counts.get(hit[1], 0) + slot.times}
+                end += len(hit[0])
+                runs.append((end, counts))
+            yield from reversed(runs)
         elif slot.kind == "repeat" and slot.token:
             n, end = 0, pos
             while text.startswith(slot.token, end):
