@@ -185,3 +185,15 @@ def test_trying_changes_nothing_in_the_game_itself(tmp_path):
     before = (g.state.fingerprint(), g.state.rng.getstate(), g.state.next_id, g.version, len(g.entries))
     assert _could(g, "T-ROLL") and _could(g, "T-PICK") and _could(g, "T-DRAW")
     assert (g.state.fingerprint(), g.state.rng.getstate(), g.state.next_id, g.version, len(g.entries)) == before
+
+
+def test_a_decision_with_more_answers_than_are_tried_is_given_the_benefit_of_the_doubt(tmp_path, monkeypatch):
+    # Two different cards to choose from, neither of which the choice changes: with one answer tried a
+    # decision, it is not known that the other would change nothing.
+    import interpreter.engine.trial as trial
+
+    env = _env(tmp_path)
+    zones = {"P1": {"hand": ["T-PICK"], "field": ["U-PLAIN", "U-DASH"]}}
+    assert not _could(game_of(env, zones), "T-PICK")
+    monkeypatch.setattr(trial, "ANSWERS_PER_DECISION", 1)
+    assert _could(game_of(env, zones), "T-PICK")

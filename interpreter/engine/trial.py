@@ -58,59 +58,64 @@ def could_change(game: Game, card: GameObject, kind: str, zone: str | None = Non
 def _explore(game: Game, card: GameObject, kind: str, zone: str | None) -> bool:
     todo: list[list[list[str]]] = [[]]  # answers (option ids) to give, decision by decision
     tried = 0
+    every = True  # every answer of every decision met is among those tried
     while todo:
         if tried >= TRIALS:
             return True  # not every answer was tried: not known to change nothing
         prefix = todo.pop()
         tried += 1
-        changed, others = _trial(game, card, kind, zone, prefix)
+        changed, others, whole = _trial(game, card, kind, zone, prefix)
         if changed:
             return True
+        every = every and whole
         todo.extend(reversed(others))  # depth first: the first other answer of the last decision next
-    return False
+    return not every
 
 
 def _trial(game: Game, card: GameObject, kind: str, zone: str | None,
-           prefix: list[list[str]]) -> tuple[bool, list[list[list[str]]]]:
+           prefix: list[list[str]]) -> tuple[bool, list[list[list[str]]], bool]:
     """One trial on a fresh copy: the answers of `prefix`, then the first answer of each new decision.
-    Returns whether the game changed, and the answer lists to try next (another answer at each new
-    decision met)."""
+    Returns whether the game changed, the answer lists to try next (another answer at each new
+    decision met), and whether those are every answer of those decisions."""
     from interpreter.engine.errors import GameError
 
     trial = game.trial_copy()
     gen = _carry_out(trial, card.oid, kind, zone)
     given: list[list[str]] = []
     others: list[list[list[str]]] = []
+    whole = True
     try:
         decision: Decision = gen.send(None)
         while True:
             if len(given) < len(prefix):
                 ids = prefix[len(given)]
             else:
-                answers = _answers(decision)
+                answers, every = _answers(decision)
                 if not answers:
-                    return True, []  # a decision that cannot be answered: not known to change nothing
+                    return True, [], False  # a decision that cannot be answered: not known to change nothing
+                whole = whole and every
                 ids = answers[0]
                 others.extend([*given, alt] for alt in answers[1:])
             given.append(ids)
             values = [o.value for i in ids for o in decision.options if o.id == i]
             decision = gen.send(values)
     except StopIteration as done:
-        return bool(done.value), others
+        return bool(done.value), others, whole
     except (GameError, KeyError, IndexError, TypeError, ValueError):
-        return True, []  # the text could not be tried here: not known to change nothing
+        return True, [], False  # the text could not be tried here: not known to change nothing
 
 
-def _answers(d: Decision) -> list[list[str]]:
-    """The answers of a decision to try, the most cards chosen first, at most ANSWERS_PER_DECISION."""
+def _answers(d: Decision) -> tuple[list[list[str]], bool]:
+    """The answers of a decision to try, the most cards chosen first, at most ANSWERS_PER_DECISION,
+    and whether they are all its answers."""
     ids = [o.id for o in d.options]
     out: list[list[str]] = []
     for n in range(min(d.max, len(ids)), d.min - 1, -1):
         for combo in combinations(ids, n):
-            out.append(list(combo))
             if len(out) >= ANSWERS_PER_DECISION:
-                return out
-    return out
+                return out, False
+            out.append(list(combo))
+    return out, True
 
 
 def _carry_out(game: Game, oid: int, kind: str, zone: str | None) -> Any:
