@@ -27,8 +27,8 @@ def test_review_of_the_sample_cards() -> None:
     assert lines[at + 1].startswith("  1. [hand-written] ") and lines[at + 1].endswith("sample.yaml:134:9")
     assert lines[at + 2] == "     printed: 【登場】〔E〕支払ってもよい：カードを２枚引き、手札を１枚控え室に置く。"
     assert lines[at + 3] == ("     reads:   Automatic ability, when this member enters the stage. Cost (optional): pay "
-                             "1 energy. Effect: draw 2 cards; choose 1 of your hand, called discarded; put discarded "
-                             "into the waiting room.")
+                             "1 energy. Effect: draw 2 cards; choose 1 of your hand, called chosen; put chosen into "
+                             "the waiting room, called discarded; let did = chosen is not empty.")
     assert lines[-1] == "20 abilities: 0 compiled, 20 hand-written, 0 partial, 0 none; 0 pinned, 0 changed, 20 unpinned"
     assert "`" not in out  # every ability of the samples has a reading
     code, out, err = run("cards", "review", "haikyu", str(ROOT / "cards" / "haikyu" / "sample.yaml"), "--format",

@@ -67,6 +67,49 @@ def test_phrases_compose_and_conditions_cover_their_sentence(rb) -> None:
     # a quoted name becomes an expression literal, escaped
     c = compile_ability_text(rb.card_text, "【速攻】手札の「It's」を1枚捨て札に置く。")
     assert c.ability["effect"][0]["choose"]["from"] == "cards('hand', you) where it.name == 'It\\'s'"
+    # ... unless the slot is raw: the text itself
+    c = compile_ability_text(rb.card_text, "【速攻】名前は「A B」。")
+    assert c.ability["effect"] == [{"log": {"message": "'A B'"}}]
+
+
+def test_rest_of_ability_condition_and_steps_run_last(rb) -> None:
+    """`if_rest` covers every later sentence (a sentence end closes only the conditions opened after
+    it); `last` steps run after all the others wherever they are written."""
+    c = compile_ability_text(rb.card_text, "【速攻】【締め】合図数を1にする。続けてもよい。"
+                                           "第２段階の場合、記録を2にする。合図数を3にする。")
+    assert c.status == "full", [f.text for f in c.unmatched]
+    assert c.ability["effect"] == [
+        {"set_var": {"name": "pinged", "value": 1}},
+        {"if": {"cond": "go_on", "then": [
+            {"if": {"cond": "stage == 2", "then": [{"set_var": {"name": "record", "value": 2}}]}},
+            {"set_var": {"name": "pinged", "value": 3}}]}},
+        {"set_var": {"name": "record", "value": 0}},
+    ]
+
+
+def test_options_after_bullets_compile_as_abilities(rb) -> None:
+    """An ability slot with `until` reads from its bullet to the next one or the end of the text and
+    compiles what it reads as a whole ability; `field: effect` gives that ability's steps. A body that
+    is more than steps (here a marker) gives no reading (the text is reported, no error)."""
+    c = compile_ability_text(rb.card_text, "【速攻】次から1つ選ぶ。▶第２段階の場合、合図数を1にする。▶記録を2にする。")
+    assert c.status == "full", [f.text for f in c.unmatched]
+    assert c.ability["effect"] == [{"choose_one": {"player": "you", "options": [
+        {"id": "first", "do": [{"if": {"cond": "stage == 2", "then": [{"set_var": {"name": "pinged", "value": 1}}]}}]},
+        {"id": "second", "do": [{"set_var": {"name": "record", "value": 2}}]}]}}]
+    c = compile_ability_text(rb.card_text, "【速攻】次から1つ選ぶ。▶【合図】▶記録を2にする。")
+    assert c.ability is None and c.error is None
+
+
+def test_a_sentence_read_as_an_ability(rb) -> None:
+    """An ability slot with `through` reads up to and with the next such token (a sentence of the
+    text, with its own conditions); what follows is read on its own."""
+    c = compile_ability_text(rb.card_text, "【速攻】次の合図の時、第２段階の場合、記録を2にする。合図数を1にする。")
+    assert c.status == "full", [f.text for f in c.unmatched]
+    assert c.ability["effect"] == [
+        {"delayed_trigger": {"effect": {"trigger": {"event": "ping"}, "do": [
+            {"if": {"cond": "stage == 2", "then": [{"set_var": {"name": "record", "value": 2}}]}}]},
+            "duration": "round"}},
+        {"set_var": {"name": "pinged", "value": 1}}]
 
 
 def test_unmatched_fragments_and_partial_share(rb) -> None:
@@ -567,3 +610,22 @@ def test_options_written_one_after_another_are_abilities_of_their_own() -> None:
     # an option that is more than an effect (here a marker) is no option
     text = "【速攻】以下から1つを選ぶ。・【速攻】記録を1にする。・記録を2にする。"
     assert compile_ability_text(g, text).ability is None
+
+
+def test_a_key_of_a_slot_value_that_is_a_mapping() -> None:
+    """`{x.key}` reads a key of what a smaller phrase gave (an action's step and whether it can be done),
+    so one phrase builds a choice from both; a reading whose slot lacks the key is no reading."""
+    section = {"slots": [{"id": "number", "kind": "number"}],
+               "phrases": [
+                   {"id": "m", "rules": ["1"], "part": "marker", "text": "【速攻】", "gives": {"kind": "quick"}},
+                   {"id": "drop", "rules": ["1"], "part": "act", "text": "手札を{n:number}枚捨てれば",
+                    "gives": {"step": {"discard": "{n}"}, "can": "count(hand) >= {n}"}},
+                   {"id": "bare", "rules": ["1"], "part": "act", "text": "合図すれば", "gives": {"step": {"ping": 1}}},
+                   {"id": "use", "rules": ["1"], "part": "clause", "text": "{a:act}使える。",
+                    "gives": {"effect": [{"choose_one": {"options": [
+                        {"id": "yes", "if": "{a.can}", "do": ["{a.step}"]}]}}]}}]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert g.problems == []
+    assert compile_ability_text(g, "【速攻】手札を2枚捨てれば使える。").ability == {"kind": "quick", "effect": [
+        {"choose_one": {"options": [{"id": "yes", "if": "count(hand) >= 2", "do": [{"discard": 2}]}]}}]}
+    assert compile_ability_text(g, "【速攻】合図すれば使える。").ability is None  # `bare` gives no `can`

@@ -114,14 +114,15 @@ EXPECTED = {
                              " groups or “スターライトナイン” is in its units), called chosen; until end "
                              "of live, give chosen the ability “Continuous ability. Effect: give"
                              " you +1 live score.”.",
-    ("haikyu", "HKT-026"): "Active skill, usable in the serve phase, only while this character is in the serve area. "
-                           "Cost: usable only if the guts under this card is not empty; choose X from 1 to the number "
-                           "of the guts under this card; choose x of the guts under this card, called paid; put paid "
-                           "into the drop area. Effect: until cleanup, give this card +x serve point.",
+    ("haikyu", "HKT-026"): "Active skill, usable in the serve phase, only while this character is in the "
+                           "serve area. Cost (optional): usable only if the guts under this card is not "
+                           "empty; choose X from 1 to the number of the guts under this card; choose x of "
+                           "the guts under this card, called paid; put paid into the drop area. Effect: let "
+                           "that char = this card; until cleanup, give that char +x serve point.",
     ("haikyu", "HKT-053"): "Passive skill, only while this character is in the attack area, when this card "
-                           "appears. Effect: let wanted = 1; choose 1 of your hand, called done; put done into the "
-                           "drop area; if you did it: until cleanup, give this card +3 attack point; if you did not do "
-                           "it: draw 1 card.",
+                           "appears. Effect: let wanted = 1; choose 1 of your hand, called done; put done "
+                           "into the drop area; if you did it: (let that char = this card; until cleanup, "
+                           "give that char +3 attack point); if you did not do it: draw 1 card.",
     ("haikyu", "HKT-063"): "Passive skill, only while this card is in your hand, when a player declares an offense "
                            "point, if the event's player is not you and the event's value is at least 8. Effect: draw "
                            "1 card.",

@@ -179,11 +179,16 @@ def _scan(m: Matcher, norm: Normalized, ends: tuple[str, ...],
 
 
 def assemble(path: list[tuple[str, Match]], text: str = "", sentence_ends: tuple[str, ...] = ()) -> dict[str, Any]:
-    """An ability from what its markers, costs and clauses gave, in order. A condition covers the
-    rest of its sentence: a clause that ends at a sentence end closes every open condition."""
+    """An ability from what its markers, costs and clauses gave, in order. A condition (`if`) covers the
+    rest of its sentence: a clause that ends at a sentence end closes every open condition. An
+    `if_rest` covers the rest of the ability ("you may use what follows", whatever the sentences): a
+    sentence end closes the conditions opened inside it, not it. Steps given as `last` run after all
+    the others, wherever they are written (a keyword resolved last within its skill)."""
     ability: dict[str, Any] = {}
     steps: list[Any] = []
     target = steps
+    floor = steps  # where a sentence end returns to: the steps, or the body of the last `if_rest`
+    last: list[Any] = []
     spec: dict[str, Any] | None = None
     pending_if: list[Any] = []
     for part, match in path:
@@ -198,13 +203,18 @@ def assemble(path: list[tuple[str, Match]], text: str = "", sentence_ends: tuple
                 ability.setdefault("cost", []).extend(value if isinstance(value, list) else [value])
             elif key == "optional":
                 ability["optional"] = bool(ability.get("optional")) or bool(value)
-            elif key == "if":
+            elif key in ("if", "if_rest"):
                 if spec is not None:
                     raise GrammarError(f"phrase '{match.phrases[0]}': a condition after a continuous effect")
-                pending_if.append(value)
+                if key == "if":
+                    pending_if.append(value)
                 node: dict[str, Any] = {"if": {"cond": value, "then": []}}
                 target.append(node)
                 target = node["if"]["then"]
+                if key == "if_rest":
+                    floor = target
+            elif key == "last":
+                last.extend(value if isinstance(value, list) else [value])
             elif key == "effect":
                 if isinstance(value, dict):
                     if spec is not None or steps and not pending_if:
@@ -218,7 +228,11 @@ def assemble(path: list[tuple[str, Match]], text: str = "", sentence_ends: tuple
             else:
                 ability[key] = value
         if part == "clause" and any(text.endswith(e, 0, match.end) for e in sentence_ends):
-            target = steps
+            target = floor
+    if last:
+        if spec is not None:
+            raise GrammarError("steps to run last beside a continuous effect")
+        steps.extend(last)
     if spec is not None:
         if pending_if:  # a condition before a continuous effect: it applies only while the condition holds
             conds = [*pending_if, *([spec["if"]] if "if" in spec else [])]

@@ -8,9 +8,11 @@ named after its type when no name is given). A slot type is a slot kind of the r
 `quoted` slot gives an expression string literal (for conditions); a `text` slot gives the text itself,
 a value such as a keyword's parameter (`gives: {keywords: [{named: "{n}"}]}`). An `ability`
 slot holds a whole ability written inside the text (「...」を得る: an ability an effect grants), read
-up to the close of the quote it stands in (or up to its `until`: one of several options written one
-after another, ・A・B) and compiled by the same phrases; with `field` it gives that part of it (the
-effect of an option).
+up to the close of the quote it stands in (or up to its `until` token, not read, or through its
+`through` token, read, or the end of the text: one of several options written one after another,
+・A・B, or one sentence) and compiled by the same phrases; with `field` it gives that part of it
+(the effect of an option), and only when the ability has nothing else. `{x.key}` in what a
+phrase gives reads a key of a slot's value that is a mapping.
 
 Matching finds every way a part can match at a position, in the order the phrases are written
 (and, within a slot, longest first), memoized per text; the compiler takes the first way that
@@ -35,16 +37,17 @@ from interpreter.cardtext.normalize import TextRules, nfkc, normalize, text_rule
 ENGINE_PARTS = ("marker", "cost", "clause")
 """The parts an ability is made of, in this order: markers, then costs, then the clauses of its body."""
 
-GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "answers", "if"}
-"""What a marker, cost or clause may give: parts of an ability (`if` puts what follows under a condition;
-`answers` is what a response ability may be presented against)."""
+GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "answers", "if", "if_rest", "last"}
+"""What a marker, cost or clause may give: parts of an ability (`if` puts the rest of its sentence under
+a condition, `if_rest` the rest of the ability; `last` are steps run after all the others; `answers`
+is what a response ability may be presented against)."""
 
 OPENING = "opening"
 """The family of text whose very first word no phrase reads (nothing tells what it is)."""
 
 SLOT_KINDS = ("number", "quoted", "text", "words", "repeat", "icons", "ability")
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([A-Za-z_][A-Za-z0-9_]*))?\}")
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
 _DIGITS = re.compile(r"[0-9]+")
 
 Where = Callable[[tuple[Any, ...]], tuple[str, int, int]]
@@ -72,6 +75,7 @@ class Slot:
     token: str = ""
     times: int = 1  # icons: what each icon counts for (-1: a run that lowers)
     until: str = ""  # ability: it runs up to this text (not read) or the text's end, not to a close
+    through: str = ""  # ability: it runs up to and with this text (read) or the text's end
     field: str = ""  # ability: the slot gives this part of the compiled ability, which has no other
 
 
@@ -126,20 +130,43 @@ def expr_literal(text: str) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
+_MISSING = object()
+
+
+class _NoKey(GrammarError):
+    """`{x.k}` where x's value has no key k: that reading of the phrase gives nothing (it is skipped)."""
+
+
+def _lookup(values: dict[str, Any], path: str) -> Any:
+    """The value of slot `x` for `x`, of its key `k` for `x.k` (_MISSING when the slot is not given;
+    a GrammarError when its value has no such key)."""
+    name, *keys = path.split(".")
+    if name not in values:
+        return _MISSING
+    v = values[name]
+    for k in keys:
+        if not isinstance(v, dict) or k not in v:
+            raise _NoKey(f"slot '{name}' gives no '{k}'")
+        v = v[k]
+    return v
+
+
 def substitute(template: Any, values: dict[str, Any]) -> Any:
     """`gives` with its slots filled (mapping keys too): a string that is exactly `{x}` becomes x's
-    value (of any type), except that an item of a list whose value is a list is spliced into that
-    list (the steps a smaller phrase gives join the steps around them); `{x}` inside a longer string
-    is replaced by x's value as text."""
+    value (of any type), `{x.k}` the value's key k, except that an item of a list whose value is a
+    list is spliced into that list (the steps a smaller phrase gives join the steps around them);
+    `{x}` inside a longer string is replaced by x's value as text."""
     if isinstance(template, str):
         whole = _PLACEHOLDER.fullmatch(template)
-        if whole and whole.group(1) in values:
-            return values[whole.group(1)]
+        if whole:
+            v = _lookup(values, whole.group(1))
+            if v is not _MISSING:
+                return v
 
         def text_of(m: re.Match[str]) -> str:
-            if m.group(1) not in values:
+            v = _lookup(values, m.group(1))
+            if v is _MISSING:
                 return m.group(0)
-            v = values[m.group(1)]
             if not isinstance(v, str | int) or isinstance(v, bool):
                 raise GrammarError(f"slot '{m.group(1)}' gives {type(v).__name__}, which cannot be written into text")
             return str(v)
@@ -162,7 +189,7 @@ def substitute(template: Any, values: dict[str, Any]) -> Any:
 
 def _placeholders(template: Any) -> set[str]:
     if isinstance(template, str):
-        return set(_PLACEHOLDER.findall(template))
+        return {p.split(".")[0] for p in _PLACEHOLDER.findall(template)}
     if isinstance(template, list):
         return set().union(*(_placeholders(x) for x in template)) if template else set()
     if isinstance(template, dict):
@@ -261,7 +288,8 @@ class Grammar:
         kind = raw["kind"]
         slot = Slot(raw["id"], kind, nfkc(raw.get("open", "")), nfkc(raw.get("close", "")),
                     token=_literal(raw.get("token", "")), times=int(raw.get("times", 1)),
-                    until=nfkc(raw.get("until", "")), field=raw.get("field", ""))
+                    until=_literal(raw.get("until", "")), through=_literal(raw.get("through", "")),
+                    field=raw.get("field", ""))
         if kind in ("words", "icons"):
             slot.words = sorted(((_literal(w), v) for w, v in (raw.get("words") or {}).items()),
                                 key=lambda wv: -len(wv[0]))
@@ -373,6 +401,8 @@ class Matcher:
                 for end, values, used in self._seq(tokens, 0, pos, {}, ()):
                     try:
                         value = substitute(phrase.gives, values)
+                    except _NoKey:
+                        continue
                     except GrammarError as e:
                         raise GrammarError(f"phrase '{phrase.id}': {e}") from e
                     out.append(Match(end, value, (phrase.id, *used)))
@@ -439,19 +469,25 @@ class Matcher:
                 if not text.startswith(slot.open, pos):
                     return
                 start += len(slot.open)
-            if slot.until:  # one of several parts written one after another (the options of a choice)
+            if slot.until or slot.through:  # one of several parts written one after another (the
+                # options of a choice), or one sentence: up to the token outside quotes, or the end
+                token = slot.until or slot.through
                 end = next((i for i in _top_level(text, start, self.g.rules.quotes)
-                            if text.startswith(slot.until, i)), len(text))
+                            if text.startswith(token, i)), len(text))
+                if slot.through and end < len(text):
+                    end += len(token)
+                close = ""
             else:
                 end = quote_end(text, start, self.g.rules.quotes, slot.close)
-            if slot.close and not text.startswith(slot.close, end):
-                return
+                close = slot.close
+                if close and not text.startswith(close, end):
+                    return
             if end > start and (start, end) != (0, len(text)):  # a shorter text: compiling it ends
                 ability = self._ability(start, end)
                 if ability is not None and slot.field:
                     ability = ability.get(slot.field) if set(ability) == {slot.field} else None
                 if ability is not None:
-                    yield end + len(slot.close), ability
+                    yield end + len(close), ability
         elif slot.kind == "icons":
             # A run of icons in any order: the count of each icon's symbol, the longest run first.
             counts: dict[Any, int] = {}
