@@ -6,6 +6,7 @@ file's `card_fields`), or with the fragments that must be reported unmatched."""
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import yaml
 
 from interpreter.cardtext.compiler import compile_ability_text
 from interpreter.loader.rulebook import load_rulebook
+from tests.cli_run import run
 
 CORPUS = Path(__file__).resolve().parent / "data" / "cardtext"
 GAMES = sorted(p.stem for p in CORPUS.glob("*.yaml")) if CORPUS.is_dir() else []
@@ -68,3 +70,16 @@ def test_corpus_size_and_ids(game: str) -> None:
     assert len({e["id"] for e in es}) == len(es)
     assert sum(1 for e in es if "expect" in e) >= 60
     assert sum(1 for e in es if "unmatched" in e) >= 3
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_stats_count_the_corpus(game: str) -> None:
+    """`sogo cards stats GAME CORPUS` reads a corpus as cards of one text each: at least 90% of each
+    game's corpus compiles fully, and what must be reported is."""
+    code, out, err = run("cards", "stats", game, str(CORPUS / f"{game}.yaml"), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    es = entries(game)
+    assert report["abilities_total"] == len(es)
+    assert report["abilities"]["full"] == sum(1 for e in es if "expect" in e)
+    assert report["full_share"] >= 0.9

@@ -13,7 +13,7 @@ from interpreter.cli.setup import cards_dir, load_game_env
 from interpreter.loader.cards import load_cards
 from interpreter.sim import play_one
 
-TITLES = ["lovelive", "haikyu"]
+TITLES = ["lovelive", "haikyu", "osica"]
 SEEDS = range(1, 21)
 
 

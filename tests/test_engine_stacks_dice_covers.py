@@ -386,6 +386,17 @@ def test_covers_gives_each_required_symbol_its_own_card(env):
     assert ev(g, "covers(cs, 'tags', n.needs)", cs=[obj(g, "U-PLAIN"), obj(g, "U-AURA")], n=needs) is False
 
 
+def test_covers_with_symbols_worked_out_for_each_payer(env):
+    # A null field: each item is what one payer pays (a list, or one symbol), e.g. a card's own colours
+    # for one payer and what a rule says another counts as.
+    g = game_of(env, {"P1": {"field": ["U-PLAIN"]}})
+    assert ev(g, "covers([['red', 'blue'], 'red'], null, ['red', 'blue'])") is True
+    assert ev(g, "covers([['red', 'blue']], null, ['red', 'blue'])") is False, "one payer pays one symbol"
+    assert ev(g, "covers([['red'], [], null], null, ['red', 'any', 'any'], 'any')") is True
+    assert ev(g, "covers(cs select it.tags, null, ['red'])", cs=[obj(g, "U-PLAIN")]) is True
+    assert ev(g, "covers([], null, ['red'])") is False
+
+
 def test_choose_cover_offers_only_cards_that_keep_the_cover_possible(env):
     g = game_of(env, {"P1": {"field": ["S-PAY"], "hand": ["U-TWO-TAGS", "U-PLAIN", "U-BLUE", "U-AURA"]}})
     d = g.advance()

@@ -1,5 +1,5 @@
 """The shipped games read in plain English: every template, keyword, ability kind and event that the
-card-text phrases of Love Live and Haikyu produce has a reading in its rulebook, every ability of the
+card-text phrases of Love Live, Haikyu and OSICA produce has a reading in its rulebook, every ability of the
 original-text corpora and sample cards reads without a fallback, and a few original texts read
 exactly as a reviewer should see them."""
 
@@ -15,7 +15,8 @@ from interpreter.loader.rulebook import load_rulebook
 from interpreter.reading import Reader
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ["lovelive", "haikyu", "hololive"]
+GAMES = ["lovelive", "haikyu", "osica", "hololive"]
+"""Games with card-text phrases and an original corpus."""
 READ_ALL = ["hololive", "osica"]
 """Games whose every template, keyword, ability kind, event and function has a reading."""
 _RB: dict[str, Any] = {}
@@ -55,7 +56,7 @@ def produced(rb: Any) -> set[tuple[str, str]]:
     return out
 
 
-@pytest.mark.parametrize("game", sorted(set(GAMES) | set(READ_ALL)))
+@pytest.mark.parametrize("game", sorted({*GAMES, *READ_ALL}))
 def test_what_the_phrases_produce_has_a_reading(game: str) -> None:
     rb = rulebook(game)
     if rb.card_text is None:
@@ -150,6 +151,18 @@ EXPECTED = {
     ("haikyu", "HKT-063"): "Passive skill, only while this card is in your hand, when a player declares an offense "
                            "point, if the event's player is not you and the event's value is at least 8. Effect: draw "
                            "1 card.",
+    ("osica", "OST-002"): "Automatic ability, when this card enters your stage or assist area. Cost (optional): "
+                          "pay 2 cost. Effect: choose 1 of the opponent's characters, called chosen; put chosen "
+                          "into the drop area.",
+    ("osica", "OST-017"): "Automatic ability, Cheer, when this card appeals. Cost (optional): show the opponent 2 "
+                          "cards with Cheer from your hand. Effect: this card cheers.",
+    ("osica", "OST-034"): "Automatic ability, only while your stage and assist area hold 2 or more cards named "
+                          "“霧島レン”, when this card enters your stage or assist area. Effect (optional): gain 1 "
+                          "cost.",
+    ("osica", "OST-071"): "Activated ability, used in the event phase, once a turn for this card and this text. "
+                          "Cost: pay 1 cost. Effect: choose 1 of your characters, called chosen; until end of turn, "
+                          "give chosen the ability “Continuous ability, Through: the opponent's texts cannot choose "
+                          "this card.”.",
     ("haikyu", "HKT-080"): "Event skill. Cost: play this card (reveal it and put it on the event area). Effect: choose "
                            "1 of the opponent's characters where it can be chosen by effects, called target; put the "
                            "target at the bottom of its owner's deck.",

@@ -93,20 +93,26 @@ class FileResult:
     smap: SourceMap
     source: str
     cards: list[CardResult] = field(default_factory=list)
+    key: str = "cards"  # the list the texts are in: `cards`, or `texts` for a corpus (compile_file)
 
     def where(self, card: CardResult, start: int) -> tuple[int, int]:
-        return text_position(self.source, self.smap, ("cards", card.index, "text"),
-                             self.data["cards"][card.index]["text"], start)
+        return text_position(self.source, self.smap, (self.key, card.index, "text"),
+                             self.data[self.key][card.index]["text"], start)
 
 
-def compile_file(grammar: Grammar, path: Path) -> FileResult:
-    """Compile the printed text of every card of a card file (cards without `text` are skipped)."""
+def compile_file(grammar: Grammar, path: Path, corpus: bool = False) -> FileResult:
+    """Compile the printed text of every card of a card file (cards without `text` are skipped).
+    With `corpus`, a card-text corpus (a list of `texts`, each with its `text`, as in
+    tests/data/cardtext) is read too, each text as a card: for counting, not for writing."""
     data, smap = load_yaml(path)
-    if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
-        raise LoadError.single(str(path), 1, 1, "expected a card file: a mapping with 'game' and a list of 'cards'")
-    result = FileResult(path, data, smap, path.read_text(encoding="utf-8"))
+    key = "texts" if corpus and isinstance(data, dict) and isinstance(data.get("texts"), list) else "cards"
+    if not isinstance(data, dict) or not isinstance(data.get(key), list):
+        expected = " (or a corpus: a list of 'texts')" if corpus else ""
+        raise LoadError.single(str(path), 1, 1,
+                               f"expected a card file: a mapping with 'game' and a list of 'cards'{expected}")
+    result = FileResult(path, data, smap, path.read_text(encoding="utf-8"), key=key)
     cache: dict[str, Compiled] = {}  # printings of one card share their text
-    for i, card in enumerate(data["cards"]):
+    for i, card in enumerate(data[key]):
         if not isinstance(card, dict) or not isinstance(card.get("text"), str):
             continue
         lines, kinds = [], []

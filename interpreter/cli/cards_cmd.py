@@ -98,11 +98,12 @@ def compile_cmd(game: str, files: tuple[str, ...], write: bool, check: bool) -> 
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def stats_cmd(game: str, files: tuple[str, ...], top: int, as_json: bool) -> None:
     """How many cards and abilities of FILES compile fully, partly or not at all, and the most
-    frequent unmatched fragments (numbers and names blanked): the next phrases to write."""
+    frequent unmatched fragments (numbers and names blanked): the next phrases to write. A file may
+    also be a card-text corpus (a list of `texts`, as tests/data/cardtext/GAME.yaml), each text a card."""
     from interpreter.cardtext.cardfile import compile_file, render_stats, stats
 
     grammar = _grammar(_rulebook(game))
-    report = stats([compile_file(grammar, Path(f)) for f in files], top)
+    report = stats([compile_file(grammar, Path(f), corpus=True) for f in files], top)
     click.echo(json.dumps(report, ensure_ascii=False, indent=2) if as_json else render_stats(report).rstrip("\n"))
 
 

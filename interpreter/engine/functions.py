@@ -728,16 +728,21 @@ def cover_choices(pays: list[list[Any]], left: list[int], specific: list[Any], w
     return out
 
 
-def f_covers(env: Any, cards: Any, field: str, requirements: Any, wildcard: Any = None) -> bool:
+def f_covers(env: Any, cards: Any, field: Any, requirements: Any, wildcard: Any = None) -> bool:
     """Whether the cards can cover the requirements one card per symbol: each required symbol paid by
     a card of its own that has the symbol among its values of the field named `field`, the `wildcard`
     symbol by any card (`requirements`: a mapping symbol -> count, such as a multiset field, or a list
-    of symbols).
+    of symbols). With a null `field`, each item of the list is one payer's symbols already worked out
+    (a list, or one symbol): `covers(payers select symbols_of(it), null, needs)` covers with what a
+    rulebook function says each pays rather than a field.
 
     Example: `covers(cards('hand', you), 'tags', this.needs)`
     """
-    objs = [c for c in _as_list(cards) if isinstance(c, GameObject)]
     specific, wild = cover_symbols(requirements, wildcard)
+    if field is None:
+        pays = [[x for x in _as_list(item) if x is not None and x != ""] for item in _as_list(cards)]
+        return coverable(pays, specific, wild)
+    objs = [c for c in _as_list(cards) if isinstance(c, GameObject)]
     return coverable([field_values(env, c, field) for c in objs], specific, wild)
 
 
@@ -775,6 +780,22 @@ def f_can_move_to(env: Any, card: Any, zone: Any, player: Any, kind: Any = None,
         return game.expr_fail(f"can_move_to: unknown zone {zone!r}")
     others = tuple(o for o in _as_list(joining) if isinstance(o, GameObject) and o.oid != card.oid)
     return game.move_refusal(card, zone, player, env, kind=kind, joining=others) is None
+
+
+def f_could_change(env: Any, card: Any, kind: str, zone: Any = None) -> bool:
+    """Whether carrying out the card's abilities of this kind now could change the game in any way
+    (the card put into `zone` first, where its text resolves): each one whose cost can be paid is
+    tried on a copy of the game with every answer its decisions allow, up to a bound, and the game
+    after its effect compared with the game before it (engine/trial.py). For a rule that a card whose
+    text would do nothing cannot be played, however the text is written.
+
+    Example: `could_change(this, 'quick', 'field')`
+    """
+    if not isinstance(card, GameObject) or card.oid not in env.game.state.objects:
+        return False
+    from interpreter.engine.trial import could_change
+
+    return could_change(env.game, card, kind, zone if isinstance(zone, str) else None)
 
 
 def f_usable(env: Any, card: Any, kind: str) -> bool:
@@ -878,7 +899,9 @@ GENERIC_FUNCTIONS: dict[str, FuncSpec] = {
         FuncSpec("can_move_to", f_can_move_to, 3, 5, pass_env=True,
                  reads="{card} can move to {player's} {zone}[ (a move of kind {kind})][ with {joining}]"),
         FuncSpec("usable", f_usable, 2, 2, pass_env=True, reads="{card} has a {kind} ability that can be played now"),
+        FuncSpec("could_change", f_could_change, 2, 3, pass_env=True,
+                 reads="carrying out the {kind} abilities of {card}[ in {zone}] could change the game"),
         FuncSpec("covers", f_covers, 3, 4, pass_env=True,
-                 reads="{cards} cover {requirements} by their {field}[ ({wildcard} pays any)]"),
+                 reads="{cards} cover {requirements}[ by their {field}][ ({wildcard} pays any)]"),
     ]
 }

@@ -347,6 +347,14 @@ class Game:
             return g
         return self._replayed()
 
+    def trial_copy(self) -> Game:
+        """A copy of the game's state to try something on (engine/trial.py): it logs nothing and is
+        not walked (the caller runs what it tries), and nothing it does touches this game."""
+        g = Game(self.rb, self.cards, self.decks, self.seed, log=False, state=self.state.copy())
+        for name in _CARRIED:
+            setattr(g, name, getattr(self, name))
+        return g
+
     def imaginable(self) -> bool:
         """Whether `imagine` can picture the game now: at a play timing taken directly by a
         turn-structure node (elsewhere a fork replays answers given since, which a re-dealt
@@ -677,13 +685,18 @@ class Game:
         return self.continuous.value(obj, name, base)
 
     def abilities_of(self, obj: GameObject) -> list[Ability]:
-        """A card's abilities now: those printed on it, then those grants give it (`grant:` in a
-        continuous ability that works or in a created continuous effect, timestamp order). While
-        the grants are being worked out, a card has its printed abilities only (no recursion)."""
+        """A card's abilities now: those printed on it (or the text an effect set instead, `set_text:`),
+        then those grants give it (`grant:` in a continuous ability that works or in a created
+        continuous effect, timestamp order). While the grants are being worked out, a card has its
+        printed abilities only (no recursion)."""
         printed = self.cards[obj.card_id].abilities
         if not self.grants_possible:
             return printed
-        extra = self.continuous.granted().get(obj.oid)
+        cont = self.continuous
+        text = cont.texts().get(obj.oid)
+        if text is not None:
+            printed = text
+        extra = cont.granted().get(obj.oid)
         return printed + list(extra) if extra else printed
 
     def ability_at(self, card_id: str, index: int) -> Ability:

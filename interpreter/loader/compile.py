@@ -23,7 +23,8 @@ from interpreter.verbs.registry import Step, VerbSpec, load_all
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 CREATED_KEYS: dict[str, tuple[str, ...]] = {
-    "continuous": ("affects", "modify", "modify_player", "grant", "negate", "no_stack", "restrict", "rules"),
+    "continuous": ("affects", "modify", "modify_player", "grant", "set_text", "negate", "no_stack", "restrict",
+                   "rules"),
     "delayed_trigger": ("trigger", "do", "once", "when_idle", "rules"),
     "replacement": ("event", "if", "instead", "change", "before", "after", "cost", "optional", "once", "rules"),
 }
@@ -360,7 +361,7 @@ class Compiler:
                 out[key] = self.modify(v, kl)
             elif key == "modify_player":
                 out[key] = self.modify(v, kl, player=True)
-            elif key == "grant":
+            elif key in ("grant", "set_text"):
                 out[key] = self.grant(v, kl)
             elif key == "restrict":
                 out[key] = self.restriction(v, kl)
@@ -379,9 +380,11 @@ class Compiler:
             else:
                 self.error(kl, f"unknown key '{key}' (allowed: affects, if, do, instead, change, before, after, "
                                "cost, modify, trigger, event, optional, once, when_idle, negate, no_stack, "
-                               "modify_player, grant, restrict, rules)", at_key=True)
+                               "modify_player, grant, set_text, restrict, rules)", at_key=True)
         if "grant" in out and "affects" not in out:
             self.error(loc, "an effect that grants abilities needs 'affects' (the cards that get them)")
+        if "set_text" in out and "affects" not in out:
+            self.error(loc, "an effect that sets a card's text needs 'affects' (the cards whose text it sets)")
 
     def restriction(self, value: Any, loc: Loc) -> EffectRestriction | None:
         """A placement restriction a continuous effect adds while it applies: `{zones?, kinds?, if,

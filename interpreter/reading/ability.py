@@ -292,6 +292,10 @@ class Reader:
             for g in granted:
                 inner = self._ability(g) if isinstance(g, dict) else f"`{g}`"
                 clauses.append(f"give {who} the ability “{inner}”")
+        if "set_text" in spec:
+            given = spec["set_text"] if isinstance(spec["set_text"], list) else [spec["set_text"]]
+            inner = "; ".join(self._ability(g) if isinstance(g, dict) else f"`{g}`" for g in given)
+            clauses.append(f"make the text of {who} “{inner}”")
         if spec.get("negate"):
             clauses.append(f"negate the abilities of {who}")
         if "restrict" in spec:

@@ -9,7 +9,7 @@ with a locked set affect only the cards chosen at creation.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import networkx as nx
 
@@ -71,10 +71,13 @@ class Continuous:
         # add one (created effects are looked at as they exist), so a move asks only when one may.
         self.restricting = any(ab.kind == "continuous" and ab.continuous and ab.continuous.get("restrict")
                                for c in game.cards.values() for ab in [*c.abilities, *granted])
-        self.grant_holders = any(ab.kind == "continuous" and ab.continuous and ab.continuous.get("grant")
+        self.grant_holders = any(ab.kind == "continuous" and ab.continuous and _gives(ab.continuous)
                                  for c in game.cards.values() for ab in c.abilities)
         self._grant_holders: tuple[Any, list[tuple[GameObject, Ability]]] = (None, [])
         self._grants: dict[int, list[Ability]] = {}
+        # Texts effects set (`set_text:`): by object id, the abilities a card has instead of its printed
+        # ones (the latest effect's), worked out with the grants.
+        self._texts: dict[int, list[Ability]] = {}
         self._grants_token: Any = ()
         self._grants_version = -1
         self.granting = False  # the grants are being worked out (cards have their printed abilities only)
@@ -167,6 +170,16 @@ class Continuous:
             self._work_out_grants()
         return self._grants
 
+    def texts(self) -> dict[int, list[Ability]]:
+        """The texts effects set now (`set_text:`), by object id: the abilities such a card has instead
+        of its printed ones, the effect with the latest timestamp winning. Worked out with the grants,
+        under the same recursion guard (while they are worked out, cards have their printed text)."""
+        if self.granting:
+            return {}
+        if self._grants_version != self.game.version:
+            self._work_out_grants()
+        return self._texts
+
     def grants_token(self) -> Any:
         """Which abilities are granted to which cards now, as a value to key caches on (None while
         the grants are being worked out)."""
@@ -183,7 +196,7 @@ class Continuous:
     def _work_out_grants(self) -> None:
         game = self.game
         st = game.state
-        found: list[tuple[int, list[Grant], list[GameObject]]] = []
+        found: list[tuple[int, str, list[Grant], list[GameObject]]] = []
         self.granting = True
         self._rebuilt_granting = False
         try:
@@ -193,7 +206,7 @@ class Continuous:
                     self._grant_holders = (key, [(obj, ab) for obj in ability_objects(game)
                                                  for ab in game.cards[obj.card_id].abilities
                                                  if ab.kind == "continuous" and ab.continuous
-                                                 and ab.continuous.get("grant")])
+                                                 and _gives(ab.continuous)])
                 for obj, ab in self._grant_holders[1]:
                     spec = ab.continuous
                     if spec is None or not gate_ok(obj, ab, game):
@@ -201,21 +214,28 @@ class Continuous:
                     ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)
                     cond = spec.get("if")
                     if cond is None or cond(ctx):
-                        found.append((obj.timestamp, spec["grant"], _current(game, spec["affects"](ctx), None)))
+                        objs = _current(game, spec["affects"](ctx), None)
+                        found.extend((obj.timestamp, how, spec[how], objs) for how in GIVES if spec.get(how))
             for eff in st.effects:
-                if eff.kind == "continuous" and eff.spec.get("grant") and not game.effect_dormant(eff):
+                if eff.kind == "continuous" and _gives(eff.spec) and not game.effect_dormant(eff):
                     ctx = game.effect_scope(eff)
-                    found.append((eff.timestamp, eff.spec["grant"],
-                                  _current(game, eff.spec["affects"](ctx), eff.locked)))
+                    objs = _current(game, eff.spec["affects"](ctx), eff.locked)
+                    found.extend((eff.timestamp, how, eff.spec[how], objs) for how in GIVES if eff.spec.get(how))
         finally:
             self.granting = False
         grants: dict[int, list[Ability]] = {}
-        for _ts, given, objs in sorted(found, key=lambda f: f[0]):
+        texts: dict[int, list[Ability]] = {}
+        for _ts, how, given, objs in sorted(found, key=lambda f: f[0]):
             for o in objs:
                 ctype = game.cards[o.card_id].type
-                grants.setdefault(o.oid, []).extend(g.for_type(ctype) for g in given)
+                if how == "set_text":
+                    texts[o.oid] = [g.for_type(ctype) for g in given]  # a later text replaces an earlier one
+                else:
+                    grants.setdefault(o.oid, []).extend(g.for_type(ctype) for g in given)
         self._grants = grants
-        self._grants_token = tuple(sorted((oid, tuple(ab.index for ab in abs_)) for oid, abs_ in grants.items()))
+        self._texts = texts
+        self._grants_token = (tuple(sorted((oid, tuple(ab.index for ab in abs_)) for oid, abs_ in grants.items())),
+                              tuple(sorted((oid, tuple(ab.index for ab in abs_)) for oid, abs_ in texts.items())))
         self._grants_version = game.version
         if self._rebuilt_granting:
             self.invalidate()  # what continuous effects were worked out meanwhile saw no granted ability
@@ -390,6 +410,15 @@ class Continuous:
                 order = list(range(len(group)))
             out.extend(group[i] for i in order)
         return out
+
+
+GIVES: Final = ("grant", "set_text")
+"""The keys of an effect description that give cards abilities: abilities added, or a text set."""
+
+
+def _gives(spec: dict[str, Any]) -> bool:
+    """Whether an effect description gives cards abilities (`grant:` or `set_text:`)."""
+    return bool(spec.get("grant") or spec.get("set_text"))
 
 
 def _current(game: Game, objs: Any, locked: list[int] | None) -> list[GameObject]:

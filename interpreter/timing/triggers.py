@@ -74,6 +74,11 @@ class Triggers:
                       if ab.conditions or gate_ok(obj, ab, game)]
             if game.grants_possible:
                 grants = game.continuous.granted()
+                texts = game.continuous.texts()
+                if texts:
+                    # A card whose text an effect set waits with that text, not its printed one.
+                    listed = [w for w in listed if w[0].oid not in texts]
+                    grants = {oid: [*texts.get(oid, ()), *grants.get(oid, ())] for oid in {*grants, *texts}}
                 if grants:
                     listed = self._with_granted(listed, grants, event_type)
             hit = cache[event_type] = (listed, any(w[1].conditions for w in listed))
@@ -85,7 +90,7 @@ class Triggers:
     def _with_granted(self, listed: list[tuple[GameObject, Any, dict[str, Any]]], grants: dict[int, list[Any]],
                       event_type: str) -> list[tuple[GameObject, Any, dict[str, Any]]]:
         """`listed` (printed abilities waiting for the event) with the granted auto abilities waiting
-        for it, each card's after its printed ones."""
+        for it (and those of a text an effect set), each card's after its printed ones."""
         game = self.game
         out: list[tuple[GameObject, Any, dict[str, Any]]] = []
         k = 0

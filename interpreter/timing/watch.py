@@ -15,8 +15,9 @@ from interpreter.expr.nodes import Attr, Binary, Call, Compare, Literal, Name
 
 ZONE_FUNCS = {"cards", "cards_in", "cards_of", "top", "bottom"}  # read a zone: (zone, player(s), ...)
 FIELD_FUNCS = {"field", "printed", "covers"}  # read a field named by an argument
-# Read what the rulebook's placement restrictions read: any zone, field or variable.
-OPAQUE_FUNCS = {"can_move_to"}
+# Read what the rulebook's placement restrictions read, or what a text may read: any zone, field or
+# variable.
+OPAQUE_FUNCS = {"can_move_to", "could_change"}
 # Functions of their arguments only (and of which players are still in the game: a player leaving
 # clears what was kept).
 VALUE_FUNCS = {"other", "players", "opponents", "teammates", "players_from", "players_left", "zones_in", "min", "max",
