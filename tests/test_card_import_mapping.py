@@ -114,3 +114,16 @@ def test_values_find_a_true_or_a_number_under_its_json_spelling(tmp_path: Path) 
     cards = import_cards(records, mapping, "toy")["cards"]
     assert cards[0] == {"id": "A", "marked": 1, "size": "small"}
     assert cards[1] == {"id": "B", "size": 3}
+
+
+def test_a_constant_mapping_is_written_out_for_each_card() -> None:
+    """A constant `value` (or a `default`) that is a mapping is one object of the mapping: every card
+    gets its own copy, so the card file written has no YAML anchors or aliases (card files refuse them)."""
+    import yaml
+
+    mapping = {"id": "toy_constant", "format": "json", "card_id": ["no"],
+               "fields": {"cost": {"value": {"amber": 1}}, "tags": {"from": "tags", "default": ["plain"]}}}
+    cards = import_cards([{"no": "A"}, {"no": "B"}], mapping, "toy")["cards"]
+    assert cards[0]["cost"] == cards[1]["cost"] == {"amber": 1} and cards[0]["cost"] is not cards[1]["cost"]
+    written = yaml.safe_dump({"cards": cards}, allow_unicode=True, sort_keys=False)
+    assert "&" not in written and "*" not in written

@@ -692,3 +692,38 @@ def test_a_key_of_a_slot_value_that_is_a_mapping() -> None:
     assert compile_ability_text(g, "【速攻】手札を2枚捨てれば使える。").ability == {"kind": "quick", "effect": [
         {"choose_one": {"options": [{"id": "yes", "if": "count(hand) >= 2", "do": [{"discard": 2}]}]}}]}
     assert compile_ability_text(g, "【速攻】合図すれば使える。").ability is None  # `bare` gives no `can`
+
+
+def test_a_phrase_of_a_later_rules_version_makes_its_card_say_since(tmp_path: Path) -> None:
+    """A phrase that reads what a later rules version introduced says `since`; an ability compiled with
+    it (inside a quoted ability too) has the latest of its phrases' versions, by number (2.10 after 2.9),
+    and writing the compiled file gives the card that `since` (after its id), unless the line is
+    written by hand or the card already says a later one."""
+    from interpreter.cardtext.cardfile import compile_file, write_compiled
+
+    section = {"quotes": [{"open": "「", "close": "」"}],
+               "slots": [{"id": "inner", "kind": "ability", "open": "「", "close": "」"},
+                         {"id": "number", "kind": "number"}],
+               "phrases": [
+                   {"id": "old", "rules": ["1"], "part": "clause", "text": "{n:number}を記す。", "since": "2.9",
+                    "gives": {"effect": [{"set_var": {"name": "x", "value": "{n}"}}]}},
+                   {"id": "new", "rules": ["1"], "part": "clause", "text": "{n:number}を刻む。", "since": "2.10",
+                    "gives": {"effect": [{"set_var": {"name": "y", "value": "{n}"}}]}},
+                   {"id": "plain", "rules": ["1"], "part": "clause", "text": "{n:number}を消す。",
+                    "gives": {"effect": [{"set_var": {"name": "z", "value": "{n}"}}]}},
+                   {"id": "grant", "rules": ["1"], "part": "clause", "text": "{a:inner}を得る。",
+                    "gives": {"effect": {"affects": "this", "grant": "{a}"}}}]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert g.problems == []
+    assert compile_ability_text(g, "1を消す。").since == ""
+    assert compile_ability_text(g, "1を記す。2を刻む。").since == "2.10"
+    assert compile_ability_text(g, "「3を刻む。」を得る。").since == "2.10"  # the granted ability's phrase
+    p = tmp_path / "cards.yaml"
+    p.write_text("game: toy\ncards:\n"
+                 "  - id: A\n    name: a\n    text: 1を記す。\n"
+                 "  - id: B\n    name: b\n    text: 1を消す。\n"
+                 "  - id: C\n    name: c\n    text: 2を刻む。\n    abilities:\n      - {hand: true, effect: []}\n"
+                 "  - id: D\n    since: '3.0'\n    name: d\n    text: 2を刻む。\n", encoding="utf-8")
+    cards = yaml.safe_load(write_compiled(compile_file(g, p)))["cards"]
+    assert list(cards[0])[:2] == ["id", "since"] and cards[0]["since"] == "2.9"
+    assert "since" not in cards[1] and "since" not in cards[2] and cards[3]["since"] == "3.0"

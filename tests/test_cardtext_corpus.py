@@ -1,7 +1,8 @@
 """Each game's card-text corpus (tests/data/cardtext/GAME.yaml): original card texts in the official
 phrasing style, each compiled by the rulebook's phrases and compared with the ability it must give
 (which must also load as an ability of a card of `card_type`, whose other fields come from the
-file's `card_fields`), or with the fragments that must be reported unmatched."""
+file's `card_fields`, under every rules version of the game: a text read by a phrase of a later
+version gives that `since`), or with the fragments that must be reported unmatched."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 import yaml
 
 from interpreter.cardtext.compiler import compile_ability_text
-from interpreter.loader.rulebook import load_rulebook
+from interpreter.loader.rulebook import load_rulebook, rulebook_versions
 from tests.cli_run import run
 
 CORPUS = Path(__file__).resolve().parent / "data" / "cardtext"
@@ -51,9 +52,12 @@ def test_text_compiles_to_expected(game: str, case: str, tmp_path: Path) -> None
     assert compiled.error is None, compiled.error
     assert compiled.unmatched == [], [f.text for f in compiled.unmatched]
     assert compiled.ability == entry["expect"]
-    # The compiled ability is a valid ability of a card of this game.
+    assert compiled.since == entry.get("since", "")
+    # The compiled ability is a valid ability of a card of this game, under each of its rules versions
+    # (an older one leaves out a card that says a later `since`).
     ctype = entry["card_type"]
-    card = {"id": "T-1", "type": ctype, **corpus(game)["card_fields"][ctype], "abilities": [compiled.ability]}
+    since = {"since": compiled.since} if compiled.since else {}
+    card = {"id": "T-1", **since, "type": ctype, **corpus(game)["card_fields"][ctype], "abilities": [compiled.ability]}
     if set(compiled.ability) == {"fields"}:  # a line of card information: the card has what it states
         card.update(copy.deepcopy(compiled.ability["fields"]))
     path = tmp_path / "cards.yaml"
@@ -61,6 +65,8 @@ def test_text_compiles_to_expected(game: str, case: str, tmp_path: Path) -> None
     from interpreter.loader.cards import load_cards
 
     load_cards(rb, [path])
+    for version in rulebook_versions(rb.id):
+        load_cards(rulebook(version), [path])
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.cardtext.compiler import Compiled, compile_ability_text, is_information
+from interpreter.cardtext.compiler import Compiled, compile_ability_text, is_information, version_order
 from interpreter.cardtext.grammar import Grammar
 from interpreter.cardtext.normalize import normalize, split_abilities
 from interpreter.loader.diagnostics import Diagnostic, LoadError
@@ -172,6 +172,18 @@ def new_abilities(card: dict[str, Any], lines: list[tuple[int, Compiled]]) -> li
     return out
 
 
+def card_since(card: dict[str, Any], lines: list[tuple[int, Compiled]]) -> str:
+    """The `since` a card needs for the abilities compiled from its text when it is later than the
+    one it says (a phrase read a notation a later rules version introduced), else "": older rules
+    versions then leave the card out instead of failing on what they lack."""
+    old = card.get("abilities") or []
+    needed = [c.since for k, (_, c) in enumerate(lines) if c.ability is not None and c.since
+              and not (k < len(old) and isinstance(old[k], dict) and old[k].get("hand"))]
+    have = card.get("since")
+    latest = max([*needed, *([have] if isinstance(have, str) else [])], key=version_order, default="")
+    return latest if needed and latest != have else ""
+
+
 def _round_trip() -> Any:
     """A YAML reader-writer that keeps comments, order and quoting, laid out as card files are."""
     from ruamel.yaml import YAML
@@ -199,6 +211,12 @@ def write_compiled(result: FileResult) -> str:
         # An ability that stays as it was keeps its node, with its comments and layout.
         node["abilities"] = [old_nodes[k] if k < len(old) and k < len(old_nodes) and old[k] == a else _flow_leaves(a)
                              for k, a in enumerate(abilities)]
+        since = card_since(result.data["cards"][card.index], card.lines)
+        if since:
+            if "since" in node:
+                node["since"] = since
+            else:  # written after the id, as cards for later rules write it
+                node.insert(list(node).index("id") + 1 if "id" in node else 0, "since", since)
     out = io.StringIO()
     yaml.dump(doc, out)
     return out.getvalue()

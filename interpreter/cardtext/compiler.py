@@ -55,6 +55,7 @@ class Compiled:
     matched_share: float = 0.0
     phrases: list[str] = field(default_factory=list)
     error: str | None = None
+    since: str = ""  # the latest rules version a phrase used was introduced in (Phrase.since), or ""
 
     @property
     def status(self) -> str:
@@ -74,23 +75,38 @@ def compile_ability_text(grammar: Grammar, text: str) -> Compiled:
         if found is not None:
             path, ability = found
             used = [p for _, match in path for p in match.phrases]
-            return Compiled(text, pin, ability, [], 1.0, used)
+            return Compiled(text, pin, ability, [], 1.0, used, since=latest_since(grammar, used))
         unmatched, share = _scan(m, norm, grammar.sentence_ends + grammar.fragment_ends, grammar.rules.quotes)
         return Compiled(text, pin, None, unmatched, share)
     except GrammarError as e:
         return Compiled(text, pin, None, [Fragment(text, 0)], 0.0, error=str(e))
 
 
-def compile_inner(grammar: Grammar, text: str) -> dict[str, Any] | None:
+def latest_since(grammar: Grammar, used: list[str]) -> str:
+    """The latest rules version that introduced what the phrases `used` read ("" when none says):
+    a card compiled with them is for that version and later (its `since`)."""
+    versions = {grammar.phrases[p].since for p in used if p in grammar.phrases and grammar.phrases[p].since}
+    return max(versions, key=version_order, default="")
+
+
+def version_order(version: str) -> tuple[int, ...]:
+    return tuple(int(p) if p.isdigit() else -1 for p in version.split("."))
+
+
+def compile_inner(grammar: Grammar, text: str) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     """An ability written inside another's text (an `ability` slot: the ability an effect grants),
-    compiled as a whole ability; None when no way through it exists. The text is already normalized
-    but for the spaces the quotes around it kept: those outside its own quotes go."""
+    compiled as a whole ability (None when no way through it exists), and the phrases that read it.
+    The text is already normalized but for the spaces the quotes around it kept: those outside its
+    own quotes go."""
     inner = normalize(text, TextRules(quotes=grammar.rules.quotes, ability_separator=None)).text
     try:
         found = _read(grammar.matcher(inner), grammar)
-        return found[1] if found is not None else None
     except GrammarError:
-        return None
+        return None, ()
+    if found is None:
+        return None, ()
+    path, ability = found
+    return ability, tuple(p for _, match in path for p in match.phrases)
 
 
 MAX_READINGS = 50

@@ -89,6 +89,7 @@ class Phrase:
     gives: Any
     index: int  # position in the section's list (for locating problems)
     family: str = ""  # what kind of language it reads (see the module docstring)
+    since: str = ""  # the rules version that introduced what it reads: a card it compiles is for that version on
 
 
 def derived_family(part: str, gives: Any) -> str:
@@ -307,7 +308,8 @@ class Grammar:
         texts = raw["text"] if isinstance(raw["text"], list) else [raw["text"]]
         phrase = Phrase(raw["id"], raw["part"], list(raw.get("rules", [])),
                         [parse_pattern(t) for t in texts], raw.get("gives"), index,
-                        str(raw.get("family") or derived_family(raw["part"], raw.get("gives"))))
+                        str(raw.get("family") or derived_family(raw["part"], raw.get("gives"))),
+                        str(raw.get("since") or ""))
         if phrase.id in self.phrases:
             self._problem(("phrases", index, "id"), f"phrase id '{phrase.id}' is used twice")
         self.phrases[phrase.id] = phrase
@@ -361,7 +363,8 @@ class Matcher:
         self.text = text
         self.memo: dict[tuple[str, int], list[Match]] = {}
         self.active: set[tuple[str, int]] = set()
-        self.abilities: dict[tuple[int, int], Any] = {}  # (start, end) -> the ability written there, or None
+        # (start, end) -> the ability written there (or None) and the phrases that read it
+        self.abilities: dict[tuple[int, int], tuple[Any, tuple[str, ...]]] = {}
         self.trace = trace
         self.reading: list[tuple[Phrase, int]] = []  # while tracing: the phrases being read, innermost last
         self.stop: Stop | None = None
@@ -434,9 +437,9 @@ class Matcher:
             return
         if t.type in self.g.slots:
             read = False
-            for end, value in self._slot(self.g.slots[t.type], pos):
+            for end, value, inner in self._slot(self.g.slots[t.type], pos):
                 read = True
-                yield from self._seq(tokens, i + 1, end, {**values, t.name: value}, used)
+                yield from self._seq(tokens, i + 1, end, {**values, t.name: value}, used + inner)
             if not read and self.trace:
                 if i > 0 and self.g.slots[t.type].kind == "ability":
                     self._failed_inside(pos, t, self.g.slots[t.type])
@@ -447,28 +450,30 @@ class Matcher:
             if m.end > pos:
                 yield from self._seq(tokens, i + 1, m.end, {**values, t.name: m.value}, used + m.phrases)
 
-    def _slot(self, slot: Slot, pos: int) -> Iterator[tuple[int, Any]]:
+    def _slot(self, slot: Slot, pos: int) -> Iterator[tuple[int, Any, tuple[str, ...]]]:
+        """Each way the slot reads text at `pos`: where it ends, its value, and the phrases that read
+        it (an `ability` slot's own; none for the other kinds)."""
         text = self.text
         if slot.kind == "number":
             m = _DIGITS.match(text, pos)
             if m:
-                yield m.end(), int(m.group(0))
+                yield m.end(), int(m.group(0)), ()
         elif slot.kind == "quoted":
             if text.startswith(slot.open, pos):
                 end = text.find(slot.close, pos + len(slot.open))
                 if end > pos + len(slot.open):
-                    yield end + len(slot.close), expr_literal(text[pos + len(slot.open):end])
+                    yield end + len(slot.close), expr_literal(text[pos + len(slot.open):end]), ()
         elif slot.kind == "text":  # the text between open and close as a value; a sentence is no value
             if text.startswith(slot.open, pos):
                 start = pos + len(slot.open)
                 end = text.find(slot.close, start)
                 value = text[start:end]
                 if end > start and value.strip() and not any(e in value for e in self.g.sentence_ends):
-                    yield end + len(slot.close), value.strip()
+                    yield end + len(slot.close), value.strip(), ()
         elif slot.kind == "words":
             for word, value in slot.words:
                 if word and text.startswith(word, pos):
-                    yield pos + len(word), value
+                    yield pos + len(word), value, ()
         elif slot.kind == "ability":
             start = pos
             if slot.open:
@@ -489,11 +494,11 @@ class Matcher:
                 if close and not text.startswith(close, end):
                     return
             if end > start and (start, end) != (0, len(text)):  # a shorter text: compiling it ends
-                ability = self._ability(start, end)
+                ability, inner = self._ability(start, end)
                 if ability is not None and slot.field:
                     ability = ability.get(slot.field) if set(ability) == {slot.field} else None
                 if ability is not None:
-                    yield end + len(close), ability
+                    yield end + len(close), ability, inner
         elif slot.kind == "icons":
             # A run of icons in any order: the count of each icon's symbol, the longest run first.
             counts: dict[Any, int] = {}
@@ -503,16 +508,17 @@ class Matcher:
                 counts = {**counts, hit[1]: counts.get(hit[1], 0) + slot.times}
                 end += len(hit[0])
                 runs.append((end, counts))
-            yield from reversed(runs)
+            yield from ((end, counts, ()) for end, counts in reversed(runs))
         elif slot.kind == "repeat" and slot.token:
             n, end = 0, pos
             while text.startswith(slot.token, end):
                 n, end = n + 1, end + len(slot.token)
             for k in range(n, 0, -1):
-                yield pos + k * len(slot.token), k
+                yield pos + k * len(slot.token), k, ()
 
-    def _ability(self, start: int, end: int) -> Any:
-        """The ability written at text[start:end], compiled as a whole ability (None: no way through)."""
+    def _ability(self, start: int, end: int) -> tuple[Any, tuple[str, ...]]:
+        """The ability written at text[start:end], compiled as a whole ability (None: no way through),
+        and the phrases that read it."""
         key = (start, end)
         if key not in self.abilities:
             from interpreter.cardtext.compiler import compile_inner  # the compiler builds on this module

@@ -12,6 +12,7 @@ came from.
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
@@ -255,7 +256,9 @@ def import_cards(records: list[dict[str, Any]], mapping: dict[str, Any], game: s
         for name, rule in order:
             value = _value(record, rule, card)
             if value is not None:
-                card[name] = value
+                # A constant, a default or a table's value is one object of the mapping: each card gets
+                # its own copy, so the written file has no YAML aliases (which card files refuse).
+                card[name] = copy.deepcopy(value)
         card = {k: card[k] for k in ["id", *rules] if k in card}
         first = cards.setdefault(card["id"], card)
         if first is not card and differences is not None:
