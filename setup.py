@@ -26,15 +26,16 @@ from setuptools import find_packages, setup
 # may be left out.
 COMPILED = [
     "interpreter/engine/context.py",
-    "interpreter/engine/decisions.py",
+    "interpreter/state/decisions.py",
     "interpreter/engine/functions.py",
     "interpreter/engine/game.py",
-    "interpreter/engine/log.py",
+    "interpreter/state/log.py",
     "interpreter/expr/compiler.py",
     "interpreter/graph/build.py",
     "interpreter/graph/walker.py",
     "interpreter/loader/model.py",
     "interpreter/loader/sections.py",
+    "interpreter/state/multiset.py",
     "interpreter/state/objects.py",
     "interpreter/timing/abilities.py",
     "interpreter/timing/check_timing.py",

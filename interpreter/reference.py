@@ -7,7 +7,7 @@ a card (`ATTRIBUTES` in interpreter/engine/game.py), the names the engine gives 
 interpreter/engine/context.py, `GIVEN_NAMES` and `BINDINGS` in interpreter/loader/names.py), what a
 player knows (`Game.can_see`), the kinds of action (`ACTION_KINDS` in interpreter/timing/play_timing.py),
 the operators (`OPERATORS` in interpreter/expr/parser.py) and the events the engine raises
-(interpreter/engine/events.py, examples in `EVENT_EXAMPLES` here). A docstring's `Example:` section is
+(interpreter/state/events.py, examples in `EVENT_EXAMPLES` here). A docstring's `Example:` section is
 the entry's example. Docstrings are read from the source files, so a compiled build (which drops them)
 gives the same text.
 
@@ -213,7 +213,7 @@ def operators() -> list[Entry]:
 
 
 def events() -> list[Entry]:
-    from interpreter.engine.events import ENGINE_EVENTS
+    from interpreter.state.events import ENGINE_EVENTS
 
     return [Entry(name, f"When: {ev.when}." + ("" if ev.always else " Only in a rulebook that declares it."),
                   EVENT_EXAMPLES.get(name, ""), "interpreter/reference.py, EVENT_EXAMPLES",

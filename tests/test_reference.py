@@ -19,7 +19,6 @@ from toy_engine import TOY, game_of, toy_variant
 
 from interpreter import reference
 from interpreter.engine.context import NAME_DOCS, POSITIONAL, Ctx
-from interpreter.engine.events import ENGINE_EVENTS
 from interpreter.engine.functions import GENERIC_FUNCTIONS
 from interpreter.engine.game import _SLOTS, ATTRIBUTES
 from interpreter.expr.lexer import _ONE_CHAR_OPS, _TWO_CHAR_OPS, KEYWORDS
@@ -29,6 +28,7 @@ from interpreter.loader.diagnostics import Diagnostics
 from interpreter.loader.names import BINDING_KEYS, BINDINGS, GIVEN_NAMES, collect_names
 from interpreter.loader.schema import validate
 from interpreter.loader.yaml_safe import load_yaml_text
+from interpreter.state.events import ENGINE_EVENTS
 from interpreter.timing.play_timing import ACTION_KINDS
 from interpreter.verbs.registry import ARG_KINDS, load_all
 

@@ -12,9 +12,9 @@ from cli_run import run
 from interpreter.agents import MonteCarloAgent, RandomAgent, ask
 from interpreter.cli.setup import load_game_env
 from interpreter.engine.determinize import deck_zones
-from interpreter.engine.errors import GameError
 from interpreter.engine.game import Game
 from interpreter.sim import play_one
+from interpreter.state.errors import GameError
 
 
 @pytest.fixture(scope="module", params=["lovelive", "haikyu"])

@@ -153,9 +153,9 @@ def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tup
          log_format: str, save_replay: str | None) -> None:
     """Play one complete game and print its log, each event with the rule it applies."""
     from interpreter.agents import ask
-    from interpreter.engine.errors import GameError, asked_of_nobody
     from interpreter.engine.game import Game
     from interpreter.replay import node_of
+    from interpreter.state.errors import GameError, asked_of_nobody
 
     rb, cards, deck_lists = _setup(game, decks, seats, fmt)
     names, players = _seats(_agent_names(agents, len(deck_lists)), len(deck_lists), seed, human=True)

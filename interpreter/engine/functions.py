@@ -14,18 +14,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from interpreter.expr import FuncSpec
+from interpreter.state.multiset import Multiset
 from interpreter.state.objects import GameObject
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
     from interpreter.loader.model import Ability
-
-
-class Multiset(dict):
-    """A count per symbol (icons printed several times). A missing symbol counts 0 in expressions."""
-
-    def total(self) -> int:
-        return sum(v for v in self.values() if v > 0)
 
 
 def _as_list(v: Any) -> list[Any]:

@@ -14,12 +14,7 @@ from collections.abc import Generator
 from typing import Any, Final
 
 from interpreter.engine.context import POSITIONAL, Ctx
-from interpreter.engine.decisions import Decision, Option, check_answer
 from interpreter.engine.determinize import redeal_hidden
-from interpreter.engine.errors import GameError, IllegalAnswer
-from interpreter.engine.events import ENGINE_EVENTS, GAME_LOST, MOVED, STATE_CHANGED
-from interpreter.engine.functions import Multiset
-from interpreter.engine.log import LogEntry
 from interpreter.loader.model import (
     GRANTED,
     Ability,
@@ -29,6 +24,11 @@ from interpreter.loader.model import (
     ability_label,
     engine_kind,
 )
+from interpreter.state.decisions import Decision, Option, check_answer
+from interpreter.state.errors import GameError, IllegalAnswer
+from interpreter.state.events import ENGINE_EVENTS, GAME_LOST, MOVED, STATE_CHANGED
+from interpreter.state.log import LogEntry
+from interpreter.state.multiset import Multiset
 from interpreter.state.objects import FACE, Effect, GameObject, GameState, remap
 from interpreter.timing import check_timing as ct
 from interpreter.timing import continuous as cont

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine.decisions import Decision
+from interpreter.state.decisions import Decision
 from interpreter.state.objects import GameObject
 
 

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.cardtext.normalize import TextRules, pin_of, split_abilities
-from interpreter.engine.functions import Multiset
 from interpreter.loader import keyword_params
 from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.decks import Problem, across_problems
@@ -24,6 +23,7 @@ from interpreter.loader.model import ENGINE_KINDS, GRANTED, Ability, CardDef, Gr
 from interpreter.loader.names import collect_names, positional_bindings
 from interpreter.loader.schema import schema_names, validate
 from interpreter.loader.yaml_safe import load_yaml
+from interpreter.state.multiset import Multiset
 from interpreter.verbs.registry import Step
 
 ABILITY_KEYS = {"kind", "keywords", "trigger", "cost", "optional", "effect", "text", "rules", "params", "pin", "hand",

@@ -20,8 +20,6 @@ from typing import Any
 from interpreter import locations
 from interpreter.cli.setup import cards_dir
 from interpreter.engine.context import GLOBAL_NAMES
-from interpreter.engine.decisions import Decision, Option
-from interpreter.engine.errors import GameError, IllegalAnswer
 from interpreter.engine.game import Game
 from interpreter.loader.cards import load_cards
 from interpreter.loader.diagnostics import Diagnostic, LoadError
@@ -29,6 +27,8 @@ from interpreter.loader.model import CardDef, Rulebook
 from interpreter.loader.rulebook import find_rulebook, load_rulebook
 from interpreter.loader.schema import validate
 from interpreter.loader.yaml_safe import PathKey, load_yaml
+from interpreter.state.decisions import Decision, Option
+from interpreter.state.errors import GameError, IllegalAnswer
 from interpreter.state.objects import GameObject, Pending, winners_of
 
 _CACHE: dict[str, tuple[Rulebook, dict[str, CardDef]]] = {}

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
-from interpreter.engine.decisions import Decision, Option
 from interpreter.loader.model import ability_label
+from interpreter.state.decisions import Decision, Option
 from interpreter.timing.abilities import ability_objects, activate, gate_ok, limit_ok, playable
 
 if TYPE_CHECKING:

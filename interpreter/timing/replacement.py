@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.engine.context import Ctx
-from interpreter.engine.decisions import Decision, Option
+from interpreter.state.decisions import Decision, Option
 from interpreter.state.objects import GameObject
 from interpreter.timing.abilities import ability_objects, count_use, gate_ok, limit_ok, pay_cost
 from interpreter.timing.payability import can_pay, event_happens, replacement_doable

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.engine.context import Ctx
-from interpreter.engine.events import MOVED
 from interpreter.loader.model import ability_label
+from interpreter.state.events import MOVED
 from interpreter.state.objects import GameObject, Pending
 from interpreter.timing.abilities import ability_key, ability_objects, gate_ok, held_works
 from interpreter.timing.watch import event_subject

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
-from interpreter.engine.decisions import Decision, Option
 from interpreter.engine.functions import (
     cover_choices,
     cover_symbols,
@@ -14,6 +13,7 @@ from interpreter.engine.functions import (
     f_distinct_count,
     field_values,
 )
+from interpreter.state.decisions import Decision, Option
 from interpreter.state.objects import GameObject
 from interpreter.timing.choosable import choosable
 from interpreter.verbs.registry import Gen, verb

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
-from interpreter.engine.events import GAME_LOST, GAME_WON
+from interpreter.state.events import GAME_LOST, GAME_WON
 from interpreter.verbs.cards import as_objects
 from interpreter.verbs.registry import Gen, verb
 

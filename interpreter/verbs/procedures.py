@@ -118,8 +118,8 @@ def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     Example:
         resolve_abilities: {card: this, kind: quick}
     """
-    from interpreter.engine.decisions import Decision, Option
     from interpreter.loader.model import ability_label
+    from interpreter.state.decisions import Decision, Option
     from interpreter.timing.abilities import pay_cost, run_effect
     from interpreter.timing.payability import can_pay
 
@@ -171,8 +171,8 @@ def _on_event(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     happens. Their controllers carry them out in the order of `players` (default: from the turn
     player in turn order), each player choosing one of theirs at a time until none is left, then the
     next player. Each is carried out as a pending ability is (timing/abilities.begin_resolving)."""
-    from interpreter.engine.decisions import Decision, Option
     from interpreter.loader.model import ability_label
+    from interpreter.state.decisions import Decision, Option
     from interpreter.timing.abilities import ability_objects, begin_resolving, gate_ok, limit_ok, run_effect
     from interpreter.timing.payability import event_of
 

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.agents.cardinfo import card_name, card_summary
-from interpreter.engine.decisions import check_answer
 from interpreter.engine.game import Game
 from interpreter.loader.model import CardDef, Rulebook
 from interpreter.replay import Replay
+from interpreter.state.decisions import check_answer
 from interpreter.viewer.page import PAGE
 
 

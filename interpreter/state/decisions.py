@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine.errors import IllegalAnswer
+from interpreter.state.errors import IllegalAnswer
 
 
 @dataclass(slots=True, init=False)
