@@ -252,7 +252,8 @@ def problems() -> list[str]:
                          if kind in ("function", "verb") else f"its example ({e.where})")
                 out.append(f"{kind} '{e.name}' has no example: add {where}")
             if kind in ("function", "verb") and not e.reads:
-                registration = "its FuncSpec in GENERIC_FUNCTIONS" if kind == "function" else "its @verb(...)"
+                registration = ("its FuncSpec in GENERIC_FUNCTIONS" if kind == "function"
+                                else "its declaration in interpreter/model/vocabulary.py")
                 out.append(f"{kind} '{e.name}' has no reading: give {registration} a `reads=` "
                            f"(interpreter/reading/fill.py; {e.where})")
     return out
@@ -342,7 +343,7 @@ def render() -> str:
     """The whole reference, as Markdown."""
     from interpreter.loader.compile import CREATED_KEYS
     from interpreter.loader.names import BINDINGS
-    from interpreter.verbs.registry import ARG_KINDS
+    from interpreter.model.vocabulary import ARG_KINDS
 
     out = [INTRO.format(regenerate=REGENERATE)]
     out += ["## Operators", "", "Loosest first: `if then else`; `or`; `and`; `not`; `where` and `select`; "

@@ -38,7 +38,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.invariants import check_invariants
 from interpreter.files import write_text_atomic
 from interpreter.loader.diagnostics import LoadError
-from interpreter.loader.model import CardDef, Rulebook
+from interpreter.model.rulebook import CardDef, Rulebook
 from interpreter.state.decisions import Decision, check_answer
 from interpreter.state.errors import IllegalAnswer, asked_of_nobody
 

@@ -10,7 +10,7 @@ from toy_engine import TOY, play, texts, toy_env, toy_game
 
 from interpreter.loader.cards import load_cards
 from interpreter.loader.diagnostics import LoadError
-from interpreter.loader.model import GRANTED
+from interpreter.model.rulebook import GRANTED
 
 
 def obj(g, card_id, zone=None):

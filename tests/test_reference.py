@@ -28,9 +28,10 @@ from interpreter.loader.diagnostics import Diagnostics
 from interpreter.loader.names import BINDING_KEYS, BINDINGS, GIVEN_NAMES, collect_names
 from interpreter.loader.schema import validate
 from interpreter.loader.yaml_safe import load_yaml_text
+from interpreter.model.vocabulary import ARG_KINDS
 from interpreter.state.events import ENGINE_EVENTS
 from interpreter.timing.play_timing import ACTION_KINDS
-from interpreter.verbs.registry import ARG_KINDS, load_all
+from interpreter.verbs.registry import load_all
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "reference.md"
@@ -107,7 +108,7 @@ def test_every_operator_is_documented():
 def test_every_argument_kind_is_documented():
     used = {kind.rstrip("?").split(":")[0]: name for name, spec in load_all().items() for kind in spec.args.values()}
     missing = {k: v for k, v in used.items() if k not in ARG_KINDS}
-    assert not missing, f"argument kinds without an entry in ARG_KINDS (interpreter/verbs/registry.py): {missing}"
+    assert not missing, f"argument kinds without an entry in ARG_KINDS (interpreter/model/vocabulary.py): {missing}"
 
 
 def test_every_engine_event_has_an_example():
@@ -140,13 +141,15 @@ def test_an_undocumented_function_is_reported(monkeypatch):
 
 def test_an_undocumented_verb_is_reported(monkeypatch):
     """A verb registered with a docstring but no example fails the check, saying where to add it."""
-    from interpreter.verbs import registry
+    from interpreter.model import vocabulary
 
-    monkeypatch.setitem(registry.VERBS, "undocumented",
-                        registry.VerbSpec("undocumented", v_undocumented, {"what": "expr"}, "Do nothing."))
+    spec = vocabulary.VerbSpec("undocumented", {"what": "expr"})
+    spec.fn, spec.doc = v_undocumented, "Do nothing."
+    monkeypatch.setitem(vocabulary.VERBS, "undocumented", spec)
     missing = reference.problems()
     assert not any("verb 'undocumented' has no summary" in m for m in missing), missing
-    assert any("verb 'undocumented' has no reading: give its @verb(...) a `reads=`" in m for m in missing), missing
+    assert any("verb 'undocumented' has no reading: give its declaration in interpreter/model/vocabulary.py a "
+               "`reads=`" in m for m in missing), missing
     assert any("verb 'undocumented' has no example: add an `Example:` section at the end of its docstring "
                "(test_reference.py, v_undocumented)" in m for m in missing), missing
 

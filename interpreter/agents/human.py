@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from interpreter.agents.cardinfo import card_details, card_summary
-from interpreter.loader.model import CardDef, Rulebook
+from interpreter.model.rulebook import CardDef, Rulebook
 from interpreter.state.decisions import Decision
 
 HELP = ("Enter the number of an option (several numbers separated by spaces when more may be chosen).\n"

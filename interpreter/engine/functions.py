@@ -19,7 +19,7 @@ from interpreter.state.objects import GameObject
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
-    from interpreter.loader.model import Ability
+    from interpreter.model.rulebook import Ability
 
 
 def _as_list(v: Any) -> list[Any]:

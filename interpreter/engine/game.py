@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from interpreter.engine.context import POSITIONAL, Ctx
 from interpreter.engine.determinize import redeal_hidden
-from interpreter.loader.model import (
+from interpreter.model.rulebook import (
     GRANTED,
     Ability,
     CardDef,
@@ -24,6 +24,7 @@ from interpreter.loader.model import (
     ability_label,
     engine_kind,
 )
+from interpreter.model.vocabulary import Step
 from interpreter.state.decisions import Decision, Option, check_answer
 from interpreter.state.errors import GameError, IllegalAnswer
 from interpreter.state.events import ENGINE_EVENTS, GAME_LOST, MOVED, STATE_CHANGED
@@ -36,9 +37,11 @@ from interpreter.timing import play_timing as pt
 from interpreter.timing import replacement as repl
 from interpreter.timing import rule_processing as rproc
 from interpreter.timing.triggers import Triggers
-from interpreter.verbs.registry import Step
+from interpreter.verbs.registry import load_all
 
 Gen = Generator[Any, Any, Any]
+
+load_all()  # every verb of the vocabulary bound to its implementation before a game runs a step
 
 
 def _copy_ctx(game: Game, ctx: Ctx, objects: dict[int, GameObject], done: dict[int, Ctx]) -> Ctx:
@@ -483,7 +486,7 @@ class Game:
                     self.loop_draw("automatic steps")
                     return
                 try:
-                    yield from step.fn(self, step.args, ctx)
+                    yield from step.spec.fn(self, step.args, ctx)
                 except GameError:
                     raise
                 except (IllegalAnswer, GeneratorExit):

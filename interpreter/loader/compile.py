@@ -16,9 +16,9 @@ from interpreter.engine.context import POSITIONAL
 from interpreter.expr import Compiled, ExprError, FuncSpec, compile_expr
 from interpreter.expr.compiler import constant, list_of, mapping_of
 from interpreter.loader.diagnostics import Diagnostics
-from interpreter.loader.model import EffectRestriction
 from interpreter.loader.yaml_safe import SourceMap
-from interpreter.verbs.registry import Step, VerbSpec, load_all
+from interpreter.model.rulebook import EffectRestriction
+from interpreter.model.vocabulary import VERBS, Step, VerbSpec
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -88,7 +88,7 @@ class Compiler:
         self.known = known
         self.names = names
         self.functions = functions
-        self.verbs = load_all()
+        self.verbs = VERBS
         self.template_calls: dict[str, set[str]] = {}
         self.node_refs: list[tuple[str, Loc]] = []
         """Jump / skip targets met before the turn structure exists, for graph.build.jump_targets."""
@@ -180,7 +180,7 @@ class Compiler:
             self.error(loc.at(name), f"verb '{name}' takes a mapping of arguments")
             return None
         compiled = self.verb_args(spec, args, loc.at(name))
-        return Step(name, spec.fn, compiled, str(loc))
+        return Step(name, spec, compiled, str(loc))
 
     def verb_args(self, spec: VerbSpec, args: dict[str, Any], loc: Loc) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -14,14 +14,14 @@ from typing import Any
 
 from interpreter.loader.diagnostics import Diagnostics
 from interpreter.loader.sections import Ids, Merged
+from interpreter.model.vocabulary import VERBS
 from interpreter.state.events import ENGINE_EVENTS
-from interpreter.verbs.registry import load_all
 
 
 def _raising_args() -> dict[str, tuple[str, ...]]:
     """Verb -> its arguments that name the event it raises (kind `event` in the verb registry)."""
     out = {}
-    for name, spec in load_all().items():
+    for name, spec in VERBS.items():
         keys = tuple(k for k, kind in spec.args.items() if kind.rstrip("?") == "event")
         if keys:
             out[name] = keys

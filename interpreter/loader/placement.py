@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Final
 
 from interpreter.loader.compile import Compiler
-from interpreter.loader.model import PlacementRestriction
 from interpreter.loader.sections import Ids, Merged
+from interpreter.model.rulebook import PlacementRestriction
 
 PLACEMENT_NAMES: Final = frozenset({"arriving", "dest", "dest_player", "leaving", "arriving_with", "mover",
                                     "by_ability"})

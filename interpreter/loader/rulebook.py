@@ -19,7 +19,6 @@ from interpreter.loader.decks import compile_across, compile_set_relations
 from interpreter.loader.diagnostics import Diagnostics, LoadError
 from interpreter.loader.events import check_events
 from interpreter.loader.inferred import check_inferred
-from interpreter.loader.model import Rulebook
 from interpreter.loader.names import collect_names, positional_bindings
 from interpreter.loader.overlay import EDITS, Doc, apply_edits, read_docs
 from interpreter.loader.placement import compile_placement
@@ -47,6 +46,7 @@ from interpreter.loader.sections import (
     index_ids,
 )
 from interpreter.loader.yaml_safe import SourceMap, load_yaml
+from interpreter.model.rulebook import Rulebook
 
 PART_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*\.yaml$")
 """The pattern of `parts` entries in schemas/rulebook.schema.json: the schema reports a name that fails it."""

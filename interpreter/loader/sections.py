@@ -23,7 +23,7 @@ from interpreter.graph.build import TurnGraph, build_graph, check_reachable, jum
 from interpreter.loader import keyword_params
 from interpreter.loader.compile import Compiler, Known, Loc
 from interpreter.loader.diagnostics import Diagnostics
-from interpreter.loader.model import (
+from interpreter.model.rulebook import (
     Action,
     DeckRule,
     Designation,

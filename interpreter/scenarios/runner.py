@@ -23,10 +23,10 @@ from interpreter.engine.context import GLOBAL_NAMES
 from interpreter.engine.game import Game
 from interpreter.loader.cards import load_cards
 from interpreter.loader.diagnostics import Diagnostic, LoadError
-from interpreter.loader.model import CardDef, Rulebook
 from interpreter.loader.rulebook import find_rulebook, load_rulebook
 from interpreter.loader.schema import validate
 from interpreter.loader.yaml_safe import PathKey, load_yaml
+from interpreter.model.rulebook import CardDef, Rulebook
 from interpreter.state.decisions import Decision, Option
 from interpreter.state.errors import GameError, IllegalAnswer
 from interpreter.state.objects import GameObject, Pending, winners_of

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
-from interpreter.loader.model import RuleProcess
+from interpreter.model.rulebook import RuleProcess
 from interpreter.state.decisions import Decision, Option
 from interpreter.state.objects import Pending
 from interpreter.timing import rule_processing as rproc

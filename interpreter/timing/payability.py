@@ -36,11 +36,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.functions import cover_choices, cover_symbols, coverable, f_distinct_count, field_values
+from interpreter.model.vocabulary import Step
 from interpreter.state.objects import GameObject
 from interpreter.timing.choosable import choosable
 from interpreter.verbs.cards import as_objects
 from interpreter.verbs.flow import template_params
-from interpreter.verbs.registry import Step
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game

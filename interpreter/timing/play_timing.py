@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
-from interpreter.loader.model import ability_label
+from interpreter.model.rulebook import ability_label
 from interpreter.state.decisions import Decision, Option
 from interpreter.timing.abilities import ability_objects, activate, gate_ok, limit_ok, playable
 

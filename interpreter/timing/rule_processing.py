@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
-from interpreter.loader.model import RuleProcess
+from interpreter.model.rulebook import RuleProcess
 from interpreter.timing.watch import ANY_PLAYER, ZONE_VAR
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.engine.context import Ctx
-from interpreter.loader.model import ability_label
+from interpreter.model.rulebook import ability_label
 from interpreter.state.events import MOVED
 from interpreter.state.objects import GameObject, Pending
 from interpreter.timing.abilities import ability_key, ability_objects, gate_ok, held_works

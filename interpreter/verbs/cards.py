@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
+from interpreter.model.vocabulary import Gen
 from interpreter.state.objects import GameObject
-from interpreter.verbs.registry import Gen, verb
+from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -29,12 +30,7 @@ def in_zones(game: Game, objs: list[GameObject]) -> list[GameObject]:
     return [o for o in objs if o.oid in game.state.objects]
 
 
-@verb("move", {"cards": "expr", "to": "zone?", "to_expr": "expr?", "player": "expr?",
-               "position": "enum:top|bottom?", "face": "enum:up|down?", "orientation": "str?",
-               "mark": "name?", "as": "name?", "shuffle": "bool?", "redirect": "bool?", "kind": "move_kind?"},
-      reads="put {cards} into [the {to}][{to_expr}][ of {~player}][ at the {position}][ face {face}]"
-            "[ in orientation {orientation}][, in random order{?shuffle}][, marked {mark}]"
-            "[ (a move of kind {kind})][, called {as}]")
+@verb("move")
 def v_move(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Move cards to a zone, one at a time, each becoming a new object unless the rulebook keeps
     identity between the two zones. Replacement effects run around each card; a card that a
@@ -97,8 +93,7 @@ def _move_each(game: Game, a: dict[str, Any], objs: list[GameObject], zone: str,
     return moved
 
 
-@verb("shuffle", {"zone": "zone?", "zone_expr": "expr?", "player": "expr"},
-      reads="shuffle {player's} [{zone}][{zone_expr}]")
+@verb("shuffle")
 def v_shuffle(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Randomise the order of a zone (a chance event, logged).
 
@@ -111,8 +106,7 @@ def v_shuffle(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("set_state", {"cards": "expr", "state": "state", "value": "str"},
-      reads="set the {state} of {cards} to {value}")
+@verb("set_state")
 def v_set_state(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Put cards into a placement state; a card already in it is left alone (nothing happens).
 
@@ -124,8 +118,7 @@ def v_set_state(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield from game.interrupts(ctx)
 
 
-@verb("place_under", {"cards": "expr", "under": "expr"},
-      reads="put {cards} under {under}")
+@verb("place_under")
 def v_place_under(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Move cards into the zone of a card and stack them under it (several cards: one simultaneous
     step, as a `move`).
@@ -148,8 +141,7 @@ def _place_each(game: Game, objs: list[GameObject], holder: GameObject, ctx: Ctx
             return
 
 
-@verb("stack_onto", {"card": "expr", "onto": "expr", "event": "event?"},
-      reads="put {card} on top of {onto}[, raising the event {event}]")
+@verb("stack_onto")
 def v_stack_onto(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Put a card on top of a stack so that it takes over the stack's identity: the same object (its
     id, states, counters, marks...) with a new top card, the old top held under it (Game.stack_onto),
@@ -175,8 +167,7 @@ def v_stack_onto(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield from game.interrupts(ctx)
 
 
-@verb("swap", {"a": "expr", "b": "expr", "kind": "move_kind?"},
-      reads="swap {a} and {b}[ (a move of kind {kind})]")
+@verb("swap")
 def v_swap(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Exchange the zones of two cards at once; if either cannot move, neither does. Both moves are
     judged before either happens, each as if the other card had already left: a card gone, a zone
@@ -215,8 +206,7 @@ def _both(game: Game, moves: tuple[tuple[GameObject, str, int | None], ...], kin
             return
 
 
-@verb("reveal", {"cards": "expr"},
-      reads="reveal {cards}")
+@verb("reveal")
 def v_reveal(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Show cards to every player.
 
@@ -232,8 +222,7 @@ def v_reveal(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("look", {"cards": "expr", "player": "expr", "as": "name?"},
-      reads="[have {~player} ]look at {cards}[, called {as}]")
+@verb("look")
 def v_look(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Let one player learn cards without moving them.
 
@@ -251,8 +240,7 @@ def v_look(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("mark", {"cards": "expr", "key": "name", "value": "expr"},
-      reads="mark {cards} with {key} = {value}")
+@verb("mark")
 def v_mark(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Attach a named mark to cards; marks vanish when the card becomes a new object.
 
@@ -267,8 +255,7 @@ def v_mark(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("counter", {"target": "expr", "name": "name", "add": "expr?", "set": "expr?"},
-      reads="change the {name} counter of {target}[ by {add}][ to {set}]")
+@verb("counter")
 def v_counter(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Add to or set a named counter on cards or players.
 

@@ -13,18 +13,17 @@ from interpreter.engine.functions import (
     f_distinct_count,
     field_values,
 )
+from interpreter.model.vocabulary import Gen
 from interpreter.state.decisions import Decision, Option
 from interpreter.state.objects import GameObject
 from interpreter.timing.choosable import choosable
-from interpreter.verbs.registry import Gen, verb
+from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
 
-@verb("choose", {"player": "expr", "from": "expr", "min": "expr?", "max": "expr?", "as": "name",
-                 "prompt": "str?", "where": "expr?", "distinct": "expr?"},
-      reads="[have {~player} ]choose {min..max} of {from}[ where {where}][ with different {distinct}], called {as}")
+@verb("choose")
 def v_choose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose between `min` and `max` items (default exactly 1) of a list, binding them to `as`.
     With fewer candidates than asked for, as many as possible are chosen; cards searched in a zone
@@ -82,10 +81,7 @@ def _choose_distinct(game: Game, player: int, candidates: list[Any], lo: int, hi
     return chosen
 
 
-@verb("choose_cover", {"player": "expr", "from": "expr", "field": "str", "requirements": "expr", "wildcard": "str?",
-                       "as": "name", "prompt": "str?"},
-      reads="[have {~player} ]choose cards of {from} whose {field} cover {requirements}"
-            "[ ({wildcard} pays any)], called {as}")
+@verb("choose_cover")
 def v_choose_cover(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose cards that cover requirements one card per symbol (see `covers`): one requirement at a
     time, the specific symbols in the order given and the wildcard last, each offer holding only the
@@ -123,8 +119,7 @@ def v_choose_cover(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     ctx.set(a["as"], chosen)
 
 
-@verb("choose_one", {"player": "expr", "options": "options", "prompt": "str?", "as": "name?"},
-      reads="[have {~player} ]choose one: {options}[, called {as}]")
+@verb("choose_one")
 def v_choose_one(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose one of several named courses of action whose condition holds, then carry it out.
 
@@ -152,9 +147,7 @@ def v_choose_one(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         yield from game.run(chosen["do"], ctx)
 
 
-@verb("choose_player", {"player": "expr", "as": "name", "prompt": "str?", "from": "expr?", "min": "expr?",
-                         "max": "expr?"},
-      reads="[have {~player} ]choose a player[ of {from}][ ({min..max} of them)], called {as}")
+@verb("choose_player")
 def v_choose_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose a player. With `min` or `max`, choose that many of the pool (as many as there are, at
     most) and bind the list: a choice that leaves nothing to choose (every player of the pool) is
@@ -185,8 +178,7 @@ def v_choose_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     ctx.set(a["as"], list(picked))
 
 
-@verb("random_player", {"as": "name", "from": "expr?"},
-      reads="pick a player at random[ of {from}], called {as}")
+@verb("random_player")
 def v_random_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Pick a player at random (a chance event, logged).
 
@@ -201,8 +193,7 @@ def v_random_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("roll", {"sides": "expr", "as": "name", "player": "expr?"},
-      reads="[have {~player} ]roll a {sides}-sided die, called {as}")
+@verb("roll")
 def v_roll(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Roll a die with `sides` sides and bind the number rolled (1 to `sides`): a chance event drawn
     from the game's seeded generator and logged, so a seed gives the same rolls. `player` (default:

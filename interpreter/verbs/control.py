@@ -5,18 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
+from interpreter.model.vocabulary import Gen
 from interpreter.state.events import GAME_LOST, GAME_WON
 from interpreter.verbs.cards import as_objects
-from interpreter.verbs.registry import Gen, verb
+from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
 
-@verb("emit", {"event": "event", "once_per_turn": "bool?", "once_per": "expr?", "only_player": "expr?",
-               "seen_by_departed": "expr?", "*": "expr"},
-      reads="raise the event {event}[ with {*}][ (once per turn{?once_per_turn})][ (once per {once_per})]"
-            "[ (for the abilities of {only_player})]")
+@verb("emit")
 def v_emit(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Raise an event so auto abilities can trigger. `once_per_turn` lets each ability trigger on it
     at most once a turn; `once_per` at most once for each value of an expression within the turn (a
@@ -41,8 +39,7 @@ def v_emit(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("win", {"player": "expr"},
-      reads="make {player} win")
+@verb("win")
 def v_win(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A player wins, or the players of a list win together (a team). Each win is first offered to
     the replacement effects on `game_won`, if the rulebook declares that event.
@@ -53,8 +50,7 @@ def v_win(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield from _outcome(game, _players_of(a["player"](ctx)), "win", GAME_WON, ctx)
 
 
-@verb("lose", {"player": "expr"},
-      reads="make {player} lose")
+@verb("lose")
 def v_lose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A player loses, or the players of a list lose together. Each loss is first offered to the
     replacement effects on `game_lost`, if the rulebook declares that event ("if you would lose,
@@ -96,8 +92,7 @@ def _outcome(game: Game, players: list[int], kind: str, etype: str, ctx: Ctx) ->
         yield from game.run(steps, ectx)
 
 
-@verb("draw_game", {},
-      reads="end the game in a draw")
+@verb("draw_game")
 def v_draw_game(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """The game ends in a draw.
 
@@ -109,8 +104,7 @@ def v_draw_game(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("set_role", {"role": "role", "player": "expr"},
-      reads="make {player} the {role}")
+@verb("set_role")
 def v_set_role(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a role (first player, holder of a right, ...) to a player.
 
@@ -126,8 +120,7 @@ def v_set_role(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("skip", {"node": "node"},
-      reads="skip the next {node}")
+@verb("skip")
 def v_skip(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """The next time the walk would enter this turn, phase or step, it passes over it.
 
@@ -140,8 +133,7 @@ def v_skip(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("jump", {"to": "node"},
-      reads="go on at {to}")
+@verb("jump")
 def v_jump(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """End the current step now and continue the walk at another node.
 
@@ -154,8 +146,7 @@ def v_jump(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("status", {"player": "expr", "status": "name", "duration": "duration?"},
-      reads="give {player} the status {status}[, {duration}]")
+@verb("status")
 def v_status(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a player a named status (e.g. a prohibition), optionally until a duration ends.
 
@@ -173,8 +164,7 @@ def v_status(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("cancel_skips", {"node": "node?"},
-      reads="cancel the skips not used yet[ of {node}]")
+@verb("cancel_skips")
 def v_cancel_skips(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Skips not used yet vanish: all of them, or those of one node.
 

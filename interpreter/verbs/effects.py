@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
+from interpreter.model.vocabulary import Gen
 from interpreter.verbs.cards import as_objects
-from interpreter.verbs.registry import Gen, verb
+from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
 
-@verb("continuous", {"effect": "spec", "duration": "duration?", "lock": "bool?"},
-      reads="[{duration}, ]{effect}")
+@verb("continuous")
 def v_continuous(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Create a continuous effect. With `lock` (the default), the cards it affects are fixed now,
     so cards that later leave or arrive are not affected. Whenever it applies, its expressions read
@@ -33,8 +33,7 @@ def v_continuous(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("delayed_trigger", {"effect": "spec", "duration": "duration?"},
-      reads="[{duration}, ]{effect}")
+@verb("delayed_trigger")
 def v_delayed_trigger(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Create an ability that triggers later; without a duration it triggers once. With `when_idle`
     in its description (and no trigger) it triggers at a check timing when nothing else remains: no
@@ -49,8 +48,7 @@ def v_delayed_trigger(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("replacement", {"effect": "spec", "duration": "duration?"},
-      reads="[{duration}, ]{effect}")
+@verb("replacement")
 def v_replacement(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Create a replacement effect: when its event would happen, `instead` happens.
 
@@ -68,8 +66,7 @@ def v_replacement(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("replaceable", {"event": "event", "fields": "fields?", "as": "name?", "do": "effect?"},
-      reads="{event} happens[ with {fields}][, called {as}], unless a replacement effect replaces it[: {do}]")
+@verb("replaceable")
 def v_replaceable(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """An event (a rulebook-declared event with these fields) about to happen, offered first to the
     replacement effects that apply to it (timing/replacement.py): each may replace it (`instead`),
@@ -98,8 +95,7 @@ def v_replaceable(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         yield from game.run(steps, ectx)
 
 
-@verb("end_durations", {"durations": "durations", "player": "expr?"},
-      reads="end the effects lasting {durations}[ that belong to {player}]")
+@verb("end_durations")
 def v_end_durations(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """End every effect that lasts for one of these durations; with `player`, only the effects whose
     duration belongs to that player (durations declared with an `owner`).
@@ -115,8 +111,7 @@ def v_end_durations(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("cancel_pending", {"player": "expr?"},
-      reads="cancel the pending abilities[ of {player}]")
+@verb("cancel_pending")
 def v_cancel_pending(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Pending triggered abilities vanish unresolved: all of them, or those `player` masters.
 
@@ -130,8 +125,7 @@ def v_cancel_pending(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("end_effects", {"cards": "expr"},
-      reads="end the continuous effects created for {cards}")
+@verb("end_effects")
 def v_end_effects(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Continuous effects created for these cards stop applying to them (an effect left with no card
     ends).

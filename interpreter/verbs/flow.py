@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
-from interpreter.verbs.registry import Gen, verb
+from interpreter.model.vocabulary import Gen
+from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
 
-@verb("if", {"cond": "expr", "then": "effect?", "else": "effect?"},
-      reads="if {cond}: {then}[; otherwise: {else}]")
+@verb("if")
 def v_if(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run `then` when `cond` holds, else `else`.
 
@@ -27,8 +27,7 @@ def v_if(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         yield from game.run(branch, ctx, tail=True)
 
 
-@verb("repeat", {"times": "expr", "do": "effect", "may_stop": "expr?", "until": "expr?"},
-      reads="repeat {times} time(s)[ ({may_stop} may stop before each)][ until {until}]: {do}")
+@verb("repeat")
 def v_repeat(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Repeat `do` `times` times (none when <= 0, 1.3.2.2-style); `may_stop` names a player who may
     end the loop before each repetition ("up to N"); `until` ends it when it holds.
@@ -51,8 +50,7 @@ def v_repeat(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
             return
 
 
-@verb("for_each", {"in": "expr", "as": "name", "do": "effect", "simultaneous": "bool?"},
-      reads="for each {as} of {in}[, all at once{?simultaneous}]: {do}")
+@verb("for_each")
 def v_for_each(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run `do` once per item of a list, binding it to `as`. `simultaneous`: the runs are one step
     done for every item at the same time ("each player ..."): interrupts wait until all are done.
@@ -81,8 +79,7 @@ def _each(game: Game, a: dict[str, Any], items: list[Any], ctx: Ctx) -> Gen:
             return
 
 
-@verb("let", {"*": "expr"},
-      reads="let {*}")
+@verb("let")
 def v_let(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Bind names in the current scope (all values are computed before any is bound).
 
@@ -96,8 +93,7 @@ def v_let(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("set_var", {"name": "name", "value": "expr"},
-      reads="set {name} to {value}")
+@verb("set_var")
 def v_set_var(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Set a game variable, visible to every later step until changed.
 
@@ -121,8 +117,7 @@ def template_params(tpl: Any, a: dict[str, Any], ctx: Ctx) -> dict[str, Any]:
     return params
 
 
-@verb("call", {"template": "template", "*": "expr"},
-      reads="do {template}[ with {*}]")
+@verb("call")
 def v_call(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run an effect template with parameters evaluated in the caller's scope.
 
@@ -137,8 +132,7 @@ def v_call(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield from game.run(tpl.steps, inner, tail=True)
 
 
-@verb("log", {"message": "expr"},
-      reads="note in the log: {message}")
+@verb("log")
 def v_log(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Write a line to the game log.
 
@@ -150,8 +144,7 @@ def v_log(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("cite", {"rules": "rules", "inferred": "str?", "do": "effect"},
-      reads="{do}")
+@verb("cite")
 def v_cite(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run steps that apply particular rules, so the log names them (e.g. one rule of a procedure).
 

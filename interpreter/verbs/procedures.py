@@ -5,17 +5,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.context import Ctx
+from interpreter.model.vocabulary import Gen
 from interpreter.state.objects import GameObject
 from interpreter.timing.solver import can_cover
-from interpreter.verbs.registry import Gen, verb
+from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
-    from interpreter.loader.model import Ability
+    from interpreter.model.rulebook import Ability
 
 
-@verb("check_timing", {"as": "name?"},
-      reads="run a check timing[, called {as}]")
+@verb("check_timing")
 def v_check_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run the check timing procedure; `as` records whether anything was resolved in it.
 
@@ -27,8 +27,7 @@ def v_check_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         game.state.vars[a["as"]] = resolved
 
 
-@verb("play_timing", {"player": "expr", "actions": "actions", "end": "enum:all_passed|passed_in_order?"},
-      reads="give {player} play timing to {actions} or pass")
+@verb("play_timing")
 def v_play_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a player play timing: act with one of `actions` or pass; acting gives it again. A list of
     players take turns, an action passing to the next, until all have passed one after another
@@ -40,9 +39,7 @@ def v_play_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield from game.play_timing(a["player"](ctx), a["actions"], ctx, in_order=a.get("end") == "passed_in_order")
 
 
-@verb("satisfy", {"pool": "expr", "requirements": "expr", "symbols": "str", "wildcard": "str?",
-                  "generic": "str?", "as": "name"},
-      reads="check whether {pool} can pay {requirements}, called {as}")
+@verb("satisfy")
 def v_satisfy(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Decide whether one pool of symbols can pay every requirement at once. `symbols` names the
     enum of specific symbols; `wildcard` pays any specific symbol; `generic` demands are paid by
@@ -63,8 +60,7 @@ def v_satisfy(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("respond", {"card": "expr", "as": "name?"},
-      reads="open the response window to {card}[, called {as}]")
+@verb("respond")
 def v_respond(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A card is being played: open the response window (interpreter/timing/responses.py); `as` names
     whether it was negated, so the rulebook can say what becomes of it.
@@ -82,8 +78,7 @@ def v_respond(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         ctx.set(a["as"], negated)
 
 
-@verb("negate", {"target": "expr"},
-      reads="negate {target}")
+@verb("negate")
 def v_negate(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Negate a card or ability being played (the `target` of a response): it does not resolve.
 
@@ -100,9 +95,7 @@ def v_negate(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("resolve_abilities", {"card": "expr?", "kind": "str", "index": "expr?", "keyword": "keyword?", "one": "bool?",
-                             "event": "event?", "fields": "fields?", "players": "expr?"},
-      reads="resolve the {kind} abilities of [{card}][ (number {index})][ with {keyword}][ for {players}]")
+@verb("resolve_abilities")
 def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Carry out a card's own abilities of one kind now, wherever the card is: each pays its cost (one
     that cannot be paid is skipped) and resolves, in the order its controller chooses. For abilities
@@ -118,7 +111,7 @@ def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     Example:
         resolve_abilities: {card: this, kind: quick}
     """
-    from interpreter.loader.model import ability_label
+    from interpreter.model.rulebook import ability_label
     from interpreter.state.decisions import Decision, Option
     from interpreter.timing.abilities import pay_cost, run_effect
     from interpreter.timing.payability import can_pay
@@ -171,7 +164,7 @@ def _on_event(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     happens. Their controllers carry them out in the order of `players` (default: from the turn
     player in turn order), each player choosing one of theirs at a time until none is left, then the
     next player. Each is carried out as a pending ability is (timing/abilities.begin_resolving)."""
-    from interpreter.loader.model import ability_label
+    from interpreter.model.rulebook import ability_label
     from interpreter.state.decisions import Decision, Option
     from interpreter.timing.abilities import ability_objects, begin_resolving, gate_ok, limit_ok, run_effect
     from interpreter.timing.payability import event_of

@@ -16,7 +16,7 @@ from typing import Any
 
 from interpreter.agents.cardinfo import card_name, card_summary
 from interpreter.engine.game import Game
-from interpreter.loader.model import CardDef, Rulebook
+from interpreter.model.rulebook import CardDef, Rulebook
 from interpreter.replay import Replay
 from interpreter.state.decisions import check_answer
 from interpreter.viewer.page import PAGE

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from interpreter.expr import FuncSpec
-from interpreter.verbs.registry import Step
+from interpreter.model.vocabulary import Step
 
 Fn = Callable[[Any], Any]
 
