@@ -1,10 +1,10 @@
 """The reference of the expression language and the effect vocabulary, generated from the code.
 
 Every entry is read from the registry that defines it, where its text lives beside its code: the
-built-in functions (interpreter/engine/functions.py, each function's docstring), the verbs
+built-in functions (interpreter/table/functions.py, each function's docstring), the verbs
 (interpreter/verbs/, each verb's docstring) and their argument kinds (`ARG_KINDS`), the attributes of
 a card (`ATTRIBUTES` in interpreter/engine/game.py), the names the engine gives (`NAME_DOCS` in
-interpreter/engine/context.py, `GIVEN_NAMES` and `BINDINGS` in interpreter/loader/names.py), what a
+interpreter/table/context.py, `GIVEN_NAMES` and `BINDINGS` in interpreter/loader/names.py), what a
 player knows (`Game.can_see`), the kinds of action (`ACTION_KINDS` in interpreter/timing/play_timing.py),
 the operators (`OPERATORS` in interpreter/expr/parser.py) and the events the engine raises
 (interpreter/state/events.py, examples in `EVENT_EXAMPLES` here). A docstring's `Example:` section is
@@ -140,7 +140,7 @@ def parameters(fn: Callable[..., Any], skip: int = 0) -> list[str]:
 
 def functions() -> list[Entry]:
     """The built-in functions expressions may call, by name."""
-    from interpreter.engine.functions import GENERIC_FUNCTIONS
+    from interpreter.table.functions import GENERIC_FUNCTIONS
 
     out = []
     for name, spec in sorted(GENERIC_FUNCTIONS.items()):
@@ -187,9 +187,9 @@ def attributes() -> list[Entry]:
 
 
 def engine_names() -> list[Entry]:
-    from interpreter.engine.context import NAME_DOCS
+    from interpreter.table.context import NAME_DOCS
 
-    return _table(NAME_DOCS, "interpreter/engine/context.py, NAME_DOCS")
+    return _table(NAME_DOCS, "interpreter/table/context.py, NAME_DOCS")
 
 
 def given_names() -> list[Entry]:

@@ -81,7 +81,7 @@ def imports(root: Path = ROOT) -> list[Import]:
 
 
 def package(module: str) -> str:
-    """The top-level part a module belongs to: `interpreter.timing.watch` -> `timing`; a module
+    """The top-level part a module belongs to: `interpreter.table.reads` -> `timing`; a module
     directly under interpreter (`interpreter.sim`) is its own part, the root package is `interpreter`."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else parts[0]

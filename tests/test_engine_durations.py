@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from toy_engine import TOY, game_of, play, texts, toy_variant
 
-from interpreter.engine.context import Ctx
 from interpreter.loader.diagnostics import LoadError
+from interpreter.table.context import Ctx
 
 DURATIONS = ("  - {id: round, rules: [\"5\"]}\n",
              "  - {id: round, rules: [\"5\"]}\n"

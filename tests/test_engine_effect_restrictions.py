@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from toy_engine import game_of, play, texts, toy_variant
 
-from interpreter.engine.context import Ctx
 from interpreter.loader.diagnostics import LoadError
+from interpreter.table.context import Ctx
 
 CARDS = """game: toy
 cards:
@@ -127,7 +127,7 @@ def test_a_continuous_ability_restricts_while_it_works(env: tuple[Any, Any]) -> 
 
 def test_cards_arriving_together_count_for_a_limit(env: tuple[Any, Any]) -> None:
     """`can_move_to`'s `joining` cards (those chosen to arrive with it) are `arriving_with`."""
-    from interpreter.engine.functions import f_can_move_to
+    from interpreter.table.functions import f_can_move_to
 
     g = game_of(env, {"P1": {"field": ["R-TWO"], "hand": ["R-RED", "R-BLUE"]}})
     red, blue = (next(o for o in g.state.objects.values() if o.card_id == c) for c in ("R-RED", "R-BLUE"))

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from toy_engine import TOY
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.functions import f_opponents, f_teammates
 from interpreter.loader.cards import load_cards
 from interpreter.loader.diagnostics import LoadError
 from interpreter.loader.rulebook import load_rulebook
 from interpreter.scenarios.runner import build_game
+from interpreter.table.context import Ctx
+from interpreter.table.functions import f_opponents, f_teammates
 
 TRIO = """id: trio
 title: Three at once

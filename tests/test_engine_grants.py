@@ -23,8 +23,8 @@ def use(d, name, nth=0):
 
 
 def ev(g, src):
-    from interpreter.engine.context import Ctx
     from interpreter.expr import compile_expr
+    from interpreter.table.context import Ctx
 
     rb, _ = toy_env()
     return compile_expr(src, names=rb.names, functions=rb.functions)(Ctx(g, None, you=0))

@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 from toy_engine import TOY, play, texts
 
-from interpreter.engine.context import Ctx
-from interpreter.graph.walker import enter
+from interpreter.engine.walker import enter
 from interpreter.loader.cards import load_cards
 from interpreter.loader.compile import Loc
 from interpreter.loader.diagnostics import LoadError
 from interpreter.loader.rulebook import load_rulebook
 from interpreter.loader.yaml_safe import SourceMap
 from interpreter.scenarios.runner import build_game
+from interpreter.table.context import Ctx
 
 CARDS = """game: toy
 cards:

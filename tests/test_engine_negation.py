@@ -64,7 +64,7 @@ def test_end_effects_stops_a_locked_effect_on_those_cards():
     g = toy_game({"P1": {"field": ["U-BOOST", "U-PLAIN"]}}, stop="three")
     use(g, "Boost")
     plain = next(o for o in g.state.objects.values() if o.card_id == "U-PLAIN")
-    from interpreter.engine.context import Ctx
+    from interpreter.table.context import Ctx
     from interpreter.verbs.effects import v_end_effects
 
     list(v_end_effects(g, {"cards": lambda ctx: [plain]}, Ctx(g, None, you=0)))
@@ -88,7 +88,7 @@ def test_delayed_trigger_once_within_its_duration():
     g.stop_at = None
     g.state.vars["stop"] = True
     # Two pings before the duration ends: a `once` delayed trigger fires for the first only.
-    from interpreter.engine.context import Ctx
+    from interpreter.table.context import Ctx
 
     g.emit({"type": "ping"}, Ctx(g, None, you=0))
     g.emit({"type": "ping"}, Ctx(g, None, you=0))

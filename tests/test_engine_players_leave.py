@@ -10,8 +10,8 @@ from typing import Any
 
 from toy_engine import game_of, toy_variant
 
-from interpreter.engine.context import Ctx
 from interpreter.engine.invariants import check_invariants
+from interpreter.table.context import Ctx
 
 CARDS = """game: toy
 cards:
@@ -71,7 +71,7 @@ def test_players_other_and_opponents_skip_a_player_who_left(tmp_path):
     assert g.state.result is None, "two players are still in"
     assert g.players_in() == [0, 2]
     assert g._other(0) == 2 and g._other(2) == 0
-    from interpreter.engine.functions import f_opponents, f_players
+    from interpreter.table.functions import f_opponents, f_players
 
     assert f_players(_ctx(g)) == [0, 2] and f_opponents(_ctx(g), 0) == [2]
 

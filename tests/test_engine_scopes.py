@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from toy_engine import game_of, toy_game, toy_variant
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.functions import f_newest
+from interpreter.table.context import Ctx
+from interpreter.table.functions import f_newest
 from interpreter.verbs.registry import load_all
 
 

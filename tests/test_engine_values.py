@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from toy_engine import play, toy_env, toy_game
 
-from interpreter.engine.context import Ctx
 from interpreter.loader.cards import check_deck, load_cards
 from interpreter.loader.diagnostics import LoadError
+from interpreter.table.context import Ctx
 
 
 def ev(g, src, **vars):
@@ -115,8 +115,8 @@ def test_last_known_information_is_kept_only_while_something_may_ask_for_it():
 def test_count_of_a_zone_is_counted_without_listing_it():
     """`count(cards(zone, player))` is compiled to the zone's size (no list is built): same values
     as counting the list, the same error for an unknown zone, and the same calls recorded."""
-    from interpreter.engine import functions
     from interpreter.expr import ExprRuntimeError, compile_expr
+    from interpreter.table import functions
 
     g = toy_game({"P1": {"field": ["U-AURA", "U-DASH", "U-PLAIN"], "hand": ["U-PLAIN"]}}, stop="one")
     play(g, [])

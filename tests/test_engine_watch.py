@@ -1,4 +1,4 @@
-"""Speed mechanisms that must not change what happens: static reads of conditions (timing/watch.py),
+"""Speed mechanisms that must not change what happens: static reads of conditions (table/reads.py),
 rule-process bindings kept idle until a place they read changes (timing/rule_processing.py), the
 trigger prefilter on `event.<key> == this` and the watcher cache keyed by the working abilities
 (timing/triggers.py). Engine tests run on a copy of the toy rulebook with a few rule processes and
@@ -20,10 +20,7 @@ from interpreter.loader.cards import load_cards
 from interpreter.loader.rulebook import load_rulebook
 from interpreter.scenarios.runner import build_game
 from interpreter.sim import play_one
-from interpreter.timing import rule_processing as rproc
-from interpreter.timing import triggers as trig_mod
-from interpreter.timing.rule_processing import IdleBindings, _places
-from interpreter.timing.watch import (
+from interpreter.table.reads import (
     ANY_PLAYER,
     PLAYER_VAR,
     ZONE_VAR,
@@ -33,6 +30,9 @@ from interpreter.timing.watch import (
     zone_keys_read,
     zone_only,
 )
+from interpreter.timing import rule_processing as rproc
+from interpreter.timing import triggers as trig_mod
+from interpreter.timing.rule_processing import IdleBindings, _places
 
 TOY = Path(__file__).resolve().parent / "data" / "toy"
 TITLES = ["lovelive", "haikyu"]

@@ -18,8 +18,6 @@ import yaml
 from toy_engine import TOY, game_of, toy_variant
 
 from interpreter import reference
-from interpreter.engine.context import NAME_DOCS, POSITIONAL, Ctx
-from interpreter.engine.functions import GENERIC_FUNCTIONS
 from interpreter.engine.game import _SLOTS, ATTRIBUTES
 from interpreter.expr.lexer import _ONE_CHAR_OPS, _TWO_CHAR_OPS, KEYWORDS
 from interpreter.expr.parser import OPERATORS
@@ -30,6 +28,8 @@ from interpreter.loader.schema import validate
 from interpreter.loader.yaml_safe import load_yaml_text
 from interpreter.model.vocabulary import ARG_KINDS
 from interpreter.state.events import ENGINE_EVENTS
+from interpreter.table.context import NAME_DOCS, POSITIONAL, Ctx
+from interpreter.table.functions import GENERIC_FUNCTIONS
 from interpreter.timing.play_timing import ACTION_KINDS
 from interpreter.verbs.registry import load_all
 
@@ -72,7 +72,7 @@ def test_every_attribute_is_documented():
 
 def test_every_engine_name_is_documented():
     assert set(NAME_DOCS) == set(POSITIONAL), (
-        f"engine names without an entry in NAME_DOCS (interpreter/engine/context.py): "
+        f"engine names without an entry in NAME_DOCS (interpreter/table/context.py): "
         f"{sorted(set(POSITIONAL) - set(NAME_DOCS))}; entries for no name: {sorted(set(NAME_DOCS) - set(POSITIONAL))}")
 
 
@@ -129,8 +129,8 @@ def v_undocumented(game: Any, a: dict[str, Any], ctx: Any) -> Any:
 
 def test_an_undocumented_function_is_reported(monkeypatch):
     """A function registered without a docstring fails the check, saying where to write what."""
-    from interpreter.engine import functions
     from interpreter.expr import FuncSpec
+    from interpreter.table import functions
 
     monkeypatch.setitem(functions.GENERIC_FUNCTIONS, "undocumented",
                         FuncSpec("undocumented", f_undocumented, 0, 0, pass_env=True))

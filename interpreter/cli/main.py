@@ -322,7 +322,7 @@ def scenario_run(paths: tuple[str, ...], verbose: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(["dot", "mermaid"]), default="mermaid", show_default=True)
 def graph(game: str, fmt: str) -> None:
     """Print the turn structure as a Graphviz or Mermaid diagram."""
-    from interpreter.graph.render import to_dot, to_mermaid
+    from interpreter.loader.graph_render import to_dot, to_mermaid
     from interpreter.loader.rulebook import load_rulebook
 
     _known_game(game)

@@ -13,7 +13,6 @@ import random
 from collections.abc import Generator
 from typing import Any, Final
 
-from interpreter.engine.context import POSITIONAL, Ctx
 from interpreter.engine.determinize import redeal_hidden
 from interpreter.model.rulebook import (
     GRANTED,
@@ -31,6 +30,7 @@ from interpreter.state.events import ENGINE_EVENTS, GAME_LOST, MOVED, STATE_CHAN
 from interpreter.state.log import LogEntry
 from interpreter.state.multiset import Multiset
 from interpreter.state.objects import FACE, Effect, GameObject, GameState, remap
+from interpreter.table.context import POSITIONAL, Ctx
 from interpreter.timing import check_timing as ct
 from interpreter.timing import continuous as cont
 from interpreter.timing import play_timing as pt
@@ -404,7 +404,7 @@ class Game:
 
     def _resume(self, frames: list[tuple[Any, ...]]) -> Gen:
         """Carry on from copied frames (innermost: restart the asking step), then walk on."""
-        from interpreter.graph.walker import after, walk
+        from interpreter.engine.walker import after, walk
 
         inner: Gen | None = None
         for k in range(len(frames) - 1, -1, -1):
@@ -445,7 +445,7 @@ class Game:
             self._checkpoint = (len(self.answers), paused)
 
     def _main(self) -> Gen:
-        from interpreter.graph.walker import walk
+        from interpreter.engine.walker import walk
 
         if self.start_node is None:
             ctx = Ctx(self, None, rules=tuple(self.rb.raw.get("setup", {}).get("rules", ())))

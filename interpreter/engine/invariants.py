@@ -68,7 +68,7 @@ def check_invariants(game: Any, decision: Decision | None, total: int | None) ->
     if decision.kind == "play":
         for inv in game.rb.invariants:
             for p in range(st.num_players):
-                from interpreter.engine.context import Ctx
+                from interpreter.table.context import Ctx
 
                 ctx = Ctx(game, None, you=p, vars={"p": p})
                 if not inv["check"](ctx):

@@ -25,8 +25,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
-from interpreter.engine.context import Ctx
 from interpreter.state.objects import GameObject
+from interpreter.table.context import Ctx
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from interpreter.loader.compile import Compiler
 from interpreter.loader.sections import Merged
-from interpreter.model.rulebook import Unchoosable
-from interpreter.timing.choosable import CHOOSER
+from interpreter.model.rulebook import CHOOSER, Unchoosable
 
 
 def _written(data: dict[str, object]) -> list[object]:

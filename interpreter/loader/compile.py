@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.engine.context import POSITIONAL
 from interpreter.expr import Compiled, ExprError, FuncSpec, compile_expr
 from interpreter.expr.compiler import constant, list_of, mapping_of
 from interpreter.loader.diagnostics import Diagnostics
 from interpreter.loader.yaml_safe import SourceMap
 from interpreter.model.rulebook import EffectRestriction
 from interpreter.model.vocabulary import VERBS, Step, VerbSpec
+from interpreter.table.context import POSITIONAL
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -91,7 +91,7 @@ class Compiler:
         self.verbs = VERBS
         self.template_calls: dict[str, set[str]] = {}
         self.node_refs: list[tuple[str, Loc]] = []
-        """Jump / skip targets met before the turn structure exists, for graph.build.jump_targets."""
+        """Jump / skip targets met before the turn structure exists, for loader.graph.jump_targets."""
         self._current_template: str | None = None
         self._eventless = False  # compiling the steps of an effect that has no event to read
         self.bound: dict[str, Callable[[Any], Any]] = {}

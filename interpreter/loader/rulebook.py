@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from interpreter import locations
-from interpreter.engine.context import GLOBAL_NAMES
 from interpreter.loader.cards import compile_grants
 from interpreter.loader.choosing import CHOOSER, compile_unchoosable, unchoosable_entries
 from interpreter.loader.compile import Compiler, Loc
@@ -47,6 +46,7 @@ from interpreter.loader.sections import (
 )
 from interpreter.loader.yaml_safe import SourceMap, load_yaml
 from interpreter.model.rulebook import Rulebook
+from interpreter.table.context import GLOBAL_NAMES
 
 PART_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*\.yaml$")
 """The pattern of `parts` entries in schemas/rulebook.schema.json: the schema reports a name that fails it."""

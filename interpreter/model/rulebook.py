@@ -111,6 +111,10 @@ class Designation:
     otherwise: Fn
 
 
+CHOOSER: Final = "chooser"
+"""The name an `unchoosable` condition reads for the player who makes the choice."""
+
+
 @dataclass(frozen=True)
 class Unchoosable:
     """Cards a choice leaves out (`choosing.unchoosable`): `cond` over `it` (the candidate), `you`
@@ -299,7 +303,7 @@ class Rulebook:
     setup: tuple[Step, ...]
     deck_rules: list[DeckRule]
     roles: list[str]
-    graph: Any  # interpreter.graph.build.TurnGraph
+    graph: Any  # interpreter.loader.graph.TurnGraph
     timing: dict[str, Any]
     outcomes: dict[str, Any]
     names: set[str] = field(default_factory=set)

@@ -19,7 +19,6 @@ from typing import Any
 
 from interpreter import locations
 from interpreter.cli.setup import cards_dir
-from interpreter.engine.context import GLOBAL_NAMES
 from interpreter.engine.game import Game
 from interpreter.loader.cards import load_cards
 from interpreter.loader.diagnostics import Diagnostic, LoadError
@@ -30,6 +29,7 @@ from interpreter.model.rulebook import CardDef, Rulebook
 from interpreter.state.decisions import Decision, Option
 from interpreter.state.errors import GameError, IllegalAnswer
 from interpreter.state.objects import GameObject, Pending, winners_of
+from interpreter.table.context import GLOBAL_NAMES
 
 _CACHE: dict[str, tuple[Rulebook, dict[str, CardDef]]] = {}
 _ENTRY_KEYS = {"card", "owner", "under", "marks", "counters", "entered_turn"}

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from interpreter.engine.context import Ctx
 from interpreter.model.rulebook import Ability, ability_label
 from interpreter.state.decisions import Decision, Option
 from interpreter.state.events import ABILITY_RESOLVED
 from interpreter.state.objects import FACE, GameObject, Pending
+from interpreter.table.context import Ctx
 from interpreter.timing.payability import can_pay, choices_allow_play
 
 if TYPE_CHECKING:

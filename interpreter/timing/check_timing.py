@@ -28,10 +28,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
 from interpreter.model.rulebook import RuleProcess
 from interpreter.state.decisions import Decision, Option
 from interpreter.state.objects import Pending
+from interpreter.table.context import Ctx
 from interpreter.timing import rule_processing as rproc
 from interpreter.timing.abilities import resolve_pending
 

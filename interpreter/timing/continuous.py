@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 import networkx as nx
 
-from interpreter.engine.context import Ctx
 from interpreter.model.rulebook import Ability, EffectRestriction, Grant
 from interpreter.state.multiset import Multiset
 from interpreter.state.objects import GameObject
+from interpreter.table.context import Ctx
 from interpreter.timing.abilities import ability_key, ability_objects, base_key, gate_ok
 
 if TYPE_CHECKING:

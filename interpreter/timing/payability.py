@@ -34,12 +34,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.functions import cover_choices, cover_symbols, coverable, f_distinct_count, field_values
 from interpreter.model.vocabulary import Step
-from interpreter.state.objects import GameObject
+from interpreter.state.objects import GameObject, as_objects
+from interpreter.table.context import Ctx
+from interpreter.table.functions import cover_choices, cover_symbols, coverable, f_distinct_count, field_values
 from interpreter.timing.choosable import choosable
-from interpreter.verbs.cards import as_objects
 from interpreter.verbs.flow import template_params
 
 if TYPE_CHECKING:

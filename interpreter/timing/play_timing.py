@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
 from interpreter.model.rulebook import ability_label
 from interpreter.state.decisions import Decision, Option
+from interpreter.table.context import Ctx
 from interpreter.timing.abilities import ability_objects, activate, gate_ok, limit_ok, playable
 
 if TYPE_CHECKING:

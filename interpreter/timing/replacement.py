@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from interpreter.engine.context import Ctx
 from interpreter.state.decisions import Decision, Option
 from interpreter.state.objects import GameObject
+from interpreter.table.context import Ctx
 from interpreter.timing.abilities import ability_objects, count_use, gate_ok, limit_ok, pay_cost
 from interpreter.timing.payability import can_pay, event_happens, replacement_doable
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
 from interpreter.model.rulebook import Ability, ability_label
 from interpreter.state.decisions import Decision, Option
 from interpreter.state.objects import GameObject
+from interpreter.table.context import Ctx
 from interpreter.timing.abilities import (
     ability_objects,
     conditions_hold,

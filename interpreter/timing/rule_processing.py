@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
 from interpreter.model.rulebook import RuleProcess
-from interpreter.timing.watch import ANY_PLAYER, ZONE_VAR
+from interpreter.table.context import Ctx
+from interpreter.table.reads import ANY_PLAYER, ZONE_VAR
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game

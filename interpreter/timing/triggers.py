@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from interpreter.engine.context import Ctx
 from interpreter.model.rulebook import ability_label
 from interpreter.state.events import MOVED
 from interpreter.state.objects import GameObject, Pending
+from interpreter.table.context import Ctx
+from interpreter.table.reads import event_subject
 from interpreter.timing.abilities import ability_key, ability_objects, gate_ok, held_works
-from interpreter.timing.watch import event_subject
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
 from interpreter.model.vocabulary import Gen
-from interpreter.state.objects import GameObject
+from interpreter.state.objects import GameObject, as_objects
+from interpreter.table.context import Ctx
 from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
-
-
-def as_objects(v: Any) -> list[GameObject]:
-    if v is None:
-        return []
-    if isinstance(v, GameObject):
-        return [v]
-    if isinstance(v, int):
-        return []  # a player (an effect on a player's values affects no card)
-    return [o for o in v if isinstance(o, GameObject)]
 
 
 def in_zones(game: Game, objs: list[GameObject]) -> list[GameObject]:

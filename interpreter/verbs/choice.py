@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.functions import (
+from interpreter.model.vocabulary import Gen
+from interpreter.state.decisions import Decision, Option
+from interpreter.state.objects import GameObject
+from interpreter.table.context import Ctx
+from interpreter.table.functions import (
     cover_choices,
     cover_symbols,
     coverable,
@@ -13,9 +16,6 @@ from interpreter.engine.functions import (
     f_distinct_count,
     field_values,
 )
-from interpreter.model.vocabulary import Gen
-from interpreter.state.decisions import Decision, Option
-from interpreter.state.objects import GameObject
 from interpreter.timing.choosable import choosable
 from interpreter.verbs.registry import verb
 

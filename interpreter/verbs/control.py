@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
 from interpreter.model.vocabulary import Gen
 from interpreter.state.events import GAME_LOST, GAME_WON
-from interpreter.verbs.cards import as_objects
+from interpreter.state.objects import as_objects
+from interpreter.table.context import Ctx
 from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
 from interpreter.model.vocabulary import Gen
+from interpreter.table.context import Ctx
 from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:

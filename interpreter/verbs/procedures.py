@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
 from interpreter.model.vocabulary import Gen
 from interpreter.state.objects import GameObject
+from interpreter.table.context import Ctx
 from interpreter.timing.solver import can_cover
 from interpreter.verbs.registry import verb
 

@@ -749,7 +749,7 @@ def f_payable(env: Any, card: Any, kind: str) -> bool:
     """
     if not isinstance(card, GameObject):
         return False
-    from interpreter.engine.context import Ctx
+    from interpreter.table.context import Ctx
     from interpreter.timing.payability import can_pay
 
     game: Game = env.game
@@ -803,7 +803,7 @@ def f_usable(env: Any, card: Any, kind: str) -> bool:
     """
     if not isinstance(card, GameObject):
         return False
-    from interpreter.engine.context import Ctx
+    from interpreter.table.context import Ctx
     from interpreter.timing.abilities import ability_objects, gate_ok, limit_ok, playable
 
     game: Game = env.game

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
-from interpreter.graph.build import END, CNode, TurnGraph
+from interpreter.loader.graph import END, CNode, TurnGraph
+from interpreter.table.context import Ctx
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
