@@ -3,9 +3,9 @@
 Every entry is read from the registry that defines it, where its text lives beside its code: the
 built-in functions (interpreter/table/functions.py, each function's docstring), the verbs
 (interpreter/verbs/, each verb's docstring) and their argument kinds (`ARG_KINDS`), the attributes of
-a card (`ATTRIBUTES` in interpreter/engine/game.py), the names the engine gives (`NAME_DOCS` in
+a card (`ATTRIBUTES` in interpreter/table/attributes.py), the names the engine gives (`NAME_DOCS` in
 interpreter/table/context.py, `GIVEN_NAMES` and `BINDINGS` in interpreter/loader/names.py), what a
-player knows (`Game.can_see`), the kinds of action (`ACTION_KINDS` in interpreter/timing/play_timing.py),
+player knows (`table/views.can_see`), the kinds of action (`ACTION_KINDS` in interpreter/timing/play_timing.py),
 the operators (`OPERATORS` in interpreter/expr/parser.py) and the events the engine raises
 (interpreter/state/events.py, examples in `EVENT_EXAMPLES` here). A docstring's `Example:` section is
 the entry's example. Docstrings are read from the source files, so a compiled build (which drops them)
@@ -181,9 +181,9 @@ def _table(entries: dict[str, tuple[str, str]], where: str) -> list[Entry]:
 
 
 def attributes() -> list[Entry]:
-    from interpreter.engine.game import ATTRIBUTES
+    from interpreter.table.attributes import ATTRIBUTES
 
-    return _table(ATTRIBUTES, "interpreter/engine/game.py, ATTRIBUTES")
+    return _table(ATTRIBUTES, "interpreter/table/attributes.py, ATTRIBUTES")
 
 
 def engine_names() -> list[Entry]:
@@ -222,8 +222,8 @@ def events() -> list[Entry]:
 
 
 def visibility() -> str:
-    """What a player knows of a card: the docstring of `Game.can_see`."""
-    return docstring("interpreter.engine.game", "Game.can_see")
+    """What a player knows of a card: the docstring of `table/views.can_see`."""
+    return docstring("interpreter.table.views", "can_see")
 
 
 SECTIONS: dict[str, Callable[[], list[Entry]]] = {
@@ -255,7 +255,7 @@ def problems() -> list[str]:
                 registration = ("its FuncSpec in GENERIC_FUNCTIONS" if kind == "function"
                                 else "its declaration in interpreter/model/vocabulary.py")
                 out.append(f"{kind} '{e.name}' has no reading: give {registration} a `reads=` "
-                           f"(interpreter/reading/fill.py; {e.where})")
+                           f"(interpreter/model/readings.py; {e.where})")
     return out
 
 

@@ -71,8 +71,15 @@ def imports(root: Path = ROOT) -> list[Import]:
             else:
                 targets = []
             for target in targets:
-                if target == "interpreter" or target.startswith("interpreter."):
+                if target.startswith("interpreter."):
                     out.append(Import(module, target, child.lineno, d, t))
+                    # Importing `a.b.c` runs the package `a.b` first (the root package's own code
+                    # imports nothing of the interpreter, so it is left out).
+                    parts = target.split(".")
+                    for k in range(2, len(parts)):
+                        parent = ".".join(parts[:k])
+                        if parent in known and parent != module:
+                            out.append(Import(module, parent, child.lineno, d, t))
             visit(module, is_package, child, d, t)
 
     for module, path in known.items():

@@ -33,7 +33,7 @@ def test_a_bare_statement_working_elsewhere_is_read_but_not_watched_there():
     keywords are read all the same."""
     g = toy_game({"P1": {"field": ["U-PLAIN"], "discard": ["U-MOTTO", "U-RELIC"]}}, stop="two")
     g.advance()
-    from interpreter.timing.abilities import ability_objects
+    from interpreter.derive.abilities import ability_objects
 
     assert "discard" in g.active_zone_cards["U-MOTTO"] and "U-MOTTO" not in g.acting_zone_cards
     working = {o.card_id for o in ability_objects(g)}

@@ -10,6 +10,7 @@ from toy_engine import play, toy_env, toy_game
 from interpreter.loader.cards import check_deck, load_cards
 from interpreter.loader.diagnostics import LoadError
 from interpreter.table.context import Ctx
+from interpreter.timing.moves import forget_departed
 
 
 def ev(g, src, **vars):
@@ -106,7 +107,7 @@ def test_last_known_information_is_kept_only_while_something_may_ask_for_it():
     list(v_move(g, {"cards": lambda c: [dash], "to": "discard"}, ctx))
     assert {plain.oid, dash.oid} <= set(g.state.lki)
     g.state.pending.append(Pending(g.state.new_id(), dash.oid, dash.card_id, 0, 0, {"type": "test"}))
-    g.forget_departed()
+    forget_departed(g)
     assert set(g.state.lki) == {dash.oid}  # the pending ability's source stays
     now = next(o for o in g.state.objects.values() if o.card_id == "U-PLAIN")
     assert now.oid != plain.oid and ev(g, "origin(c)", c=now) == first

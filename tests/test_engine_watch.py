@@ -15,6 +15,8 @@ import pytest
 
 import interpreter
 from interpreter.cli.setup import load_game_env
+from interpreter.derive import triggers as trig_mod
+from interpreter.derive.idle import IdleBindings
 from interpreter.expr import parse
 from interpreter.loader.cards import load_cards
 from interpreter.loader.rulebook import load_rulebook
@@ -31,8 +33,7 @@ from interpreter.table.reads import (
     zone_only,
 )
 from interpreter.timing import rule_processing as rproc
-from interpreter.timing import triggers as trig_mod
-from interpreter.timing.rule_processing import IdleBindings, _places
+from interpreter.timing.rule_processing import _places
 
 TOY = Path(__file__).resolve().parent / "data" / "toy"
 TITLES = ["lovelive", "haikyu"]

@@ -18,7 +18,6 @@ import yaml
 from toy_engine import TOY, game_of, toy_variant
 
 from interpreter import reference
-from interpreter.engine.game import _SLOTS, ATTRIBUTES
 from interpreter.expr.lexer import _ONE_CHAR_OPS, _TWO_CHAR_OPS, KEYWORDS
 from interpreter.expr.parser import OPERATORS
 from interpreter.loader.compile import Compiler, Loc
@@ -28,6 +27,7 @@ from interpreter.loader.schema import validate
 from interpreter.loader.yaml_safe import load_yaml_text
 from interpreter.model.vocabulary import ARG_KINDS
 from interpreter.state.events import ENGINE_EVENTS
+from interpreter.table.attributes import ATTRIBUTES, SLOTS
 from interpreter.table.context import NAME_DOCS, POSITIONAL, Ctx
 from interpreter.table.functions import GENERIC_FUNCTIONS
 from interpreter.timing.play_timing import ACTION_KINDS
@@ -52,7 +52,7 @@ def test_every_function_and_verb_is_in_the_reference():
 def test_every_reading_names_only_its_arguments():
     """A verb's or function's reading (`reads=`) fills its placeholders from its own arguments (`*`:
     the ones a verb takes besides those it names)."""
-    from interpreter.reading.fill import placeholders
+    from interpreter.model.readings import placeholders
 
     for name, spec in load_all().items():
         unknown = placeholders(spec.reads) - set(spec.args)
@@ -64,9 +64,9 @@ def test_every_reading_names_only_its_arguments():
 
 
 def test_every_attribute_is_documented():
-    readable = set(_SLOTS) | {"type"}  # what Game._attr_kind reads itself, before states and fields
+    readable = set(SLOTS) | {"type"}  # what attr_kind reads itself, before states and fields
     assert set(ATTRIBUTES) == readable, (
-        f"card attributes without an entry in ATTRIBUTES (interpreter/engine/game.py): "
+        f"card attributes without an entry in ATTRIBUTES (interpreter/table/attributes.py): "
         f"{sorted(readable - set(ATTRIBUTES))}; entries for no attribute: {sorted(set(ATTRIBUTES) - readable)}")
 
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.state.objects import GameObject
 from interpreter.table.context import Ctx
+from interpreter.timing.moves import move_card
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -125,7 +126,7 @@ def _carry_out(game: Game, oid: int, kind: str, zone: str | None) -> Any:
 
     obj = game.state.objects[oid]
     if zone is not None and obj.zone != zone:
-        moved = yield from game.move_card(obj, zone, None, Ctx(game, None, you=obj.controller, this=obj))
+        moved = yield from move_card(game, obj, zone, None, Ctx(game, None, you=obj.controller, this=obj))
         if moved is None:
             return False
         obj = moved

@@ -237,10 +237,10 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
         names.add(CHOOSER)  # who makes a choice, for `choosing.unchoosable` (interpreter/timing/choosable.py)
     for x in d.get("designations", []) or []:
         if isinstance(x, dict) and isinstance(x.get("name"), str):
-            names.add(x["name"])  # a designated name is read like a variable (Game.builtin_name)
+            names.add(x["name"])  # a designated name is read like a variable (Table.builtin_name)
     fmt_head: dict[str, Any] = d["format"] if isinstance(d.get("format"), dict) else {}
     if fmt_head.get("after_leaving"):
-        names.add("leavers")  # the players who just left (Game._after_leaving)
+        names.add("leavers")  # the players who just left (timing/outcomes.apply_after_leaving)
     collect_names(d, names)
     positional_bindings(d, m.loc_of, diags)
     for f, _ in ids.functions.values():

@@ -164,6 +164,15 @@ def engine_kind(kind_def: dict[str, Any]) -> str:
     return ENGINE_KINDS.get(str(kind_def.get("played", "")), str(kind_def.get("id")))
 
 
+REPLACING: Final = ("instead", "change", "before", "after")
+"""The keys that make a continuous ability's effect description replace an event."""
+
+
+def replaces(spec: dict[str, Any] | None) -> bool:
+    """Whether a continuous ability's effect description is a replacement effect (timing/replacement.py)."""
+    return bool(spec) and "event" in spec and any(k in spec for k in REPLACING)  # type: ignore[operator]
+
+
 GRANTED: Final = 1000
 """The first index of a granted ability: a card's printed abilities are numbered from 0, the abilities
 grants give (`grant:` in an effect description) from here, one number per grant in the rulebook's

@@ -39,7 +39,7 @@ class VerbSpec:
     def __init__(self, name: str, args: dict[str, str], reads: str = "") -> None:
         self.name = name
         self.args = args
-        self.reads = reads  # how a step reads in English, its arguments as placeholders (interpreter/reading/fill.py)
+        self.reads = reads  # how a step reads in English, its arguments as placeholders (interpreter/model/readings.py)
         self.fn: VerbFn = _unbound
         self.doc = ""
 

@@ -17,8 +17,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from interpreter.model.readings import ABSENT, Arg, fill
 from interpreter.reading.expr import ExprReader, Function, words
-from interpreter.reading.fill import ABSENT, Arg, fill
 
 
 @dataclass

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Final
 from interpreter.state.objects import GameObject
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game as Table
+    from interpreter.table.table import Table
 
 _SCALARS: Final = frozenset({int, str, bool, type(None)})
 _MISSING: Final = object()

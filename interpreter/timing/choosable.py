@@ -16,9 +16,9 @@ from interpreter.state.objects import GameObject
 from interpreter.table.context import Ctx
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
-def choosable(game: Game, candidates: list[Any], player: Any, ctx: Ctx) -> list[Any]:
+def choosable(game: Play, candidates: list[Any], player: Any, ctx: Ctx) -> list[Any]:
     """The candidates `player` may choose here: cards for which no applicable entry's condition
     holds (other items, such as zones or numbers, always stay)."""
     entries = game.rb.unchoosable
