@@ -21,10 +21,19 @@ from pathlib import Path
 
 from setuptools import find_packages, setup
 
-# The engine's hot path: the game and its contexts, expressions, timing procedures, verbs, the walker,
-# the state and the rulebook's compiled records. What stays plain Python calls into it, so any module
-# may be left out.
+# The engine's hot path, layer by layer (docs/architecture.md, "Layers"): the state and the rulebook's
+# compiled records, expressions, the table and its functions, the derived values, the procedures,
+# the verbs and the driver with its walker. What stays plain Python calls into it, so any module may
+# be left out, except that the game's three classes (table/table.py, derive/play.py, engine/game.py)
+# go together: a compiled class cannot extend one left out.
 COMPILED = [
+    "interpreter/derive/abilities.py",
+    "interpreter/derive/changes.py",
+    "interpreter/derive/continuous.py",
+    "interpreter/derive/effects.py",
+    "interpreter/derive/idle.py",
+    "interpreter/derive/play.py",
+    "interpreter/derive/triggers.py",
     "interpreter/engine/game.py",
     "interpreter/engine/walker.py",
     "interpreter/expr/compiler.py",
@@ -36,17 +45,24 @@ COMPILED = [
     "interpreter/state/log.py",
     "interpreter/state/multiset.py",
     "interpreter/state/objects.py",
+    "interpreter/table/attributes.py",
     "interpreter/table/context.py",
     "interpreter/table/functions.py",
+    "interpreter/table/log.py",
     "interpreter/table/reads.py",
     "interpreter/table/rulebook_functions.py",
+    "interpreter/table/table.py",
+    "interpreter/table/views.py",
     "interpreter/timing/abilities.py",
     "interpreter/timing/check_timing.py",
-    "interpreter/timing/continuous.py",
+    "interpreter/timing/effects.py",
+    "interpreter/timing/events.py",
+    "interpreter/timing/moves.py",
+    "interpreter/timing/outcomes.py",
     "interpreter/timing/play_timing.py",
     "interpreter/timing/replacement.py",
     "interpreter/timing/rule_processing.py",
-    "interpreter/timing/triggers.py",
+    "interpreter/timing/runner.py",
     "interpreter/verbs/cards.py",
     "interpreter/verbs/choice.py",
     "interpreter/verbs/control.py",

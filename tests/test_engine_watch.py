@@ -1,7 +1,7 @@
 """Speed mechanisms that must not change what happens: static reads of conditions (table/reads.py),
 rule-process bindings kept idle until a place they read changes (timing/rule_processing.py), the
 trigger prefilter on `event.<key> == this` and the watcher cache keyed by the working abilities
-(timing/triggers.py). Engine tests run on a copy of the toy rulebook with a few rule processes and
+(derive/triggers.py). Engine tests run on a copy of the toy rulebook with a few rule processes and
 cards added; equivalence tests play seeded games of the real rulebooks with and without each shortcut."""
 
 from __future__ import annotations

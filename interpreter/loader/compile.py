@@ -28,7 +28,7 @@ CREATED_KEYS: dict[str, tuple[str, ...]] = {
     "delayed_trigger": ("trigger", "do", "once", "when_idle", "rules"),
     "replacement": ("event", "if", "instead", "change", "before", "after", "cost", "optional", "once", "rules"),
 }
-"""The keys each kind of created effect reads (timing/continuous.py, triggers.py, replacement.py):
+"""The keys each kind of created effect reads (derive/continuous.py, derive/triggers.py, timing/replacement.py):
 any other key of a created effect would be silently ignored, so the loader reports it."""
 
 
