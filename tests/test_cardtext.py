@@ -13,7 +13,7 @@ import yaml
 
 from interpreter.cardtext.compiler import compile_ability_text
 from interpreter.cardtext.grammar import Grammar
-from interpreter.cardtext.normalize import TextRules, normalize, pin_of
+from interpreter.cardtext.normalize import TextRules, normalize, pin_of, split_abilities
 from interpreter.loader.cards import load_cards
 from interpreter.loader.rulebook import load_rulebook
 from tests.cli_run import run
@@ -544,6 +544,22 @@ def test_icon_spellings_of_other_lists_are_the_same_icons() -> None:
     for official, fan in pairs:
         assert normalize(official, rules).text == normalize(fan, rules).text
     assert normalize("【heart0】【heart01】", rules).text == "[無色ハート][桃ハート]"
+
+
+def test_an_ability_without_a_kind_takes_the_default_kind() -> None:
+    """`default_kind`: a text no phrase of which gives a kind (a card whose text is its ability, with no
+    mark of its kind) is an ability of that kind; a phrase that gives one keeps its own."""
+    section = {"default_kind": "play", "phrases": [
+        {"id": "quick", "rules": ["1"], "part": "marker", "text": "【速攻】", "gives": {"kind": "quick"}},
+        {"id": "ping", "rules": ["1"], "part": "clause", "text": "合図する。",
+         "gives": {"effect": [{"emit": {"event": "ping"}}]}}]}
+    g = Grammar(section, lambda path: ("ct.yaml", 1, 1))
+    assert compile_ability_text(g, "合図する。").ability == {"kind": "play", "effect": [{"emit": {"event": "ping"}}]}
+    assert compile_ability_text(g, "【速攻】合図する。").ability["kind"] == "quick"
+    plain = Grammar({"phrases": section["phrases"]}, lambda path: ("ct.yaml", 1, 1))
+    assert "kind" not in compile_ability_text(plain, "合図する。").ability
+
+
 def test_steps_a_smaller_phrase_gives_join_the_steps_around_them() -> None:
     """A slot whose phrase gives a list (steps) written as an item of a list is spliced into it, so
     an action phrase can be built from a choice phrase and a verb phrase."""
@@ -610,6 +626,53 @@ def test_options_written_one_after_another_are_abilities_of_their_own() -> None:
     # an option that is more than an effect (here a marker) is no option
     text = "【速攻】以下から1つを選ぶ。・【速攻】記録を1にする。・記録を2にする。"
     assert compile_ability_text(g, text).ability is None
+
+
+def test_a_line_that_goes_on_is_one_ability_with_the_next() -> None:
+    """`continued_after`: a printed line ending with one of these tokens is one ability with the next
+    non-empty line (a heading above what it governs); its text runs from the first to the end of the
+    second as printed, and the line break is no part of what the phrases read."""
+    rules = TextRules(continued_after=("使えない。",))
+    src = "合図する。\n手札が2枚以下でなければ使えない。\n\n1枚引く。\n最後。"
+    parts = split_abilities(src, rules)
+    assert [p for _, p in parts] == ["合図する。", "手札が2枚以下でなければ使えない。\n\n1枚引く。", "最後。"]
+    assert [src[s:s + len(p)] for s, p in parts] == [p for _, p in parts]
+    assert normalize(parts[1][1], rules).text == "手札が2枚以下でなければ使えない。1枚引く。"
+    # without the token every line is its own ability
+    assert len(split_abilities(src, TextRules())) == 4
+    # a heading on the last line stays an ability of its own
+    assert [p for _, p in split_abilities("1枚引く。\n使えない。", rules)] == ["1枚引く。", "使えない。"]
+    # a heading over a bulleted list takes every item; bullets elsewhere are lines of their own
+    listed = TextRules(continued_after=("使えない。",), bullets=("■",))
+    src = "■合図する。\n■引く。\n2枚以下でなければ使えない。\n■1枚引く。\n■2枚引く。\n最後。"
+    assert [p for _, p in split_abilities(src, listed)] == [
+        "■合図する。", "■引く。", "2枚以下でなければ使えない。\n■1枚引く。\n■2枚引く。", "最後。"]
+
+
+def test_a_line_of_card_information_sets_fields_not_an_ability(rb, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phrase that gives only `fields` reads a line that is card information (a notation the
+    rulebook keeps as card fields): compiling writes the fields on the card and an entry holding them in
+    the line's place, the game plays no ability for it, and a card whose field disagrees is an error."""
+    c = compile_ability_text(rb.card_text, "このカードのパワーは５。")
+    assert c.ability == {"fields": {"power": 5}}
+    shutil.copytree(TOY, tmp_path / "books" / "toy")
+    monkeypatch.setenv("SOGO_RULEBOOKS", str(tmp_path / "books"))
+    path = tmp_path / "cards.yaml"
+    path.write_text("game: toy\ncards:\n  - id: T-INFO\n    type: unit\n    name: Info\n    power: 1\n"
+                    "    text: |\n      このカードのパワーは5。\n      【速攻】合図数を2にする。\n", encoding="utf-8")
+    run("cards", "compile", str(TOY), str(path), "--write")
+    card = yaml.safe_load(path.read_text(encoding="utf-8"))["cards"][0]
+    assert card["power"] == 5
+    assert card["abilities"][0] == {"text": "このカードのパワーは5。", "pin": card["abilities"][0]["pin"],
+                                    "fields": {"power": 5}}
+    pool = load_cards(rb, [path])
+    assert len(pool["T-INFO"].abilities) == 1  # the information line is no ability
+    assert run("cards", "compile", str(TOY), str(path), "--check")[0] == 0
+    assert "Card information: power 5." in run("cards", "review", str(TOY), str(path))[1]
+    path.write_text(path.read_text(encoding="utf-8").replace("\n    power: 5\n", "\n    power: 4\n"), encoding="utf-8")
+    code, out, err = run("validate", str(path))
+    assert code == 1 and "card T-INFO: its text states power: 5, the card has 4" in out + err
 
 
 def test_a_key_of_a_slot_value_that_is_a_mapping() -> None:

@@ -5,6 +5,7 @@ file's `card_fields`), or with the fragments that must be reported unmatched."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,8 @@ def test_text_compiles_to_expected(game: str, case: str, tmp_path: Path) -> None
     # The compiled ability is a valid ability of a card of this game.
     ctype = entry["card_type"]
     card = {"id": "T-1", "type": ctype, **corpus(game)["card_fields"][ctype], "abilities": [compiled.ability]}
+    if set(compiled.ability) == {"fields"}:  # a line of card information: the card has what it states
+        card.update(copy.deepcopy(compiled.ability["fields"]))
     path = tmp_path / "cards.yaml"
     path.write_text(yaml.safe_dump({"game": rb.id, "cards": [card]}, allow_unicode=True), encoding="utf-8")
     from interpreter.loader.cards import load_cards

@@ -146,6 +146,14 @@ def test_continuous_effects_and_granted_abilities_read_as_what_they_give(reader:
                           "sounds. Effect: put 1 card of your hand into the discard.”.")
 
 
+def test_a_line_of_card_information_reads_as_what_it_states(reader: Reader) -> None:
+    """An entry of card information (a line compiled to card fields, no kind) reads as those fields;
+    an annotation line (no fields) as having no effect."""
+    assert reader.ability({"fields": {"power": 5}}).text == "Card information: power 5."
+    assert reader.ability({"fields": {}}).text == "Annotation (no effect)."
+    assert reader.ability({"fields": {"power": 5}}).missing == []
+
+
 def test_what_has_no_reading_is_marked_and_listed(reader: Reader) -> None:
     r = reader.ability({"kind": "quick", "keywords": ["in_hand"],
                         "effect": [{"call": {"template": "swap_out", "out": "this"}}, {"draw_game": {}}]})

@@ -15,7 +15,7 @@ from interpreter.loader.rulebook import load_rulebook
 from interpreter.reading import Reader
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ["lovelive", "haikyu", "osica"]
+GAMES = ["lovelive", "haikyu", "osica", "hololive"]
 """Games with card-text phrases and an original corpus."""
 READ_ALL = ["hololive", "osica"]
 """Games whose every template, keyword, ability kind, event and function has a reading."""

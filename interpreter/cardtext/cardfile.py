@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.cardtext.compiler import Compiled, compile_ability_text
+from interpreter.cardtext.compiler import Compiled, compile_ability_text, is_information
 from interpreter.cardtext.grammar import Grammar
 from interpreter.cardtext.normalize import normalize, split_abilities
 from interpreter.loader.diagnostics import Diagnostic, LoadError
 from interpreter.loader.yaml_safe import SourceMap, load_yaml
 
-EFFECT_KEYS = ("kind", "keywords", "optional", "trigger", "answers", "cost", "effect", "params")
+EFFECT_KEYS = ("kind", "keywords", "optional", "trigger", "answers", "cost", "effect", "params", "fields")
 """What an ability does: the keys --check compares (text, pin, rules and notes are not behaviour)."""
 
 
@@ -192,6 +192,10 @@ def write_compiled(result: FileResult) -> str:
         old = result.data["cards"][card.index].get("abilities") or []
         old_nodes = node.get("abilities") or []
         abilities = new_abilities(result.data["cards"][card.index], card.lines)
+        for _, compiled in card.lines:  # a line of card information sets the fields it states
+            if is_information(compiled.ability):
+                for key, value in (compiled.ability or {}).get("fields", {}).items():
+                    node[key] = _flow_leaves(value)
         # An ability that stays as it was keeps its node, with its comments and layout.
         node["abilities"] = [old_nodes[k] if k < len(old) and k < len(old_nodes) and old[k] == a else _flow_leaves(a)
                              for k, a in enumerate(abilities)]
@@ -258,6 +262,9 @@ def check_file(result: FileResult) -> list[Diagnostic]:
                 continue
             diff = _first_difference({x: compiled.ability.get(x) for x in EFFECT_KEYS},
                                      {x: have[k].get(x) for x in EFFECT_KEYS})
+            if not diff and is_information(compiled.ability):
+                stated = compiled.ability["fields"]
+                diff = _first_difference(stated, {f: raw.get(f) for f in stated}, "card field")
             if diff:
                 aline, acol = result.smap.get(("cards", card.index, "abilities", k))
                 out.append(Diagnostic(str(result.path), aline, acol,

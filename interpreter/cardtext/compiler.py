@@ -110,6 +110,8 @@ def _read(m: Matcher, grammar: Grammar) -> tuple[list[tuple[str, Match]], dict[s
         except GrammarError as e:
             error = error or e
         else:
+            if grammar.default_kind and "kind" not in ability and not is_information(ability):
+                ability = {"kind": grammar.default_kind, **ability}
             if _well_formed(ability, grammar.continuous_kinds):
                 return path, ability
             fallback = fallback or (path, ability)
@@ -201,6 +203,10 @@ def assemble(path: list[tuple[str, Match]], text: str = "", sentence_ends: tuple
                 kws.extend(k for k in (value if isinstance(value, list) else [value]) if k not in kws)
             elif key == "cost":
                 ability.setdefault("cost", []).extend(value if isinstance(value, list) else [value])
+            elif key == "fields":
+                if not isinstance(value, dict):
+                    raise GrammarError(f"phrase '{match.phrases[0]}' gives fields that are not a mapping")
+                ability.setdefault("fields", {}).update(value)
             elif key == "optional":
                 ability["optional"] = bool(ability.get("optional")) or bool(value)
             elif key in ("if", "if_rest"):
@@ -240,5 +246,11 @@ def assemble(path: list[tuple[str, Match]], text: str = "", sentence_ends: tuple
         ability["effect"] = spec
     elif steps:
         ability["effect"] = steps
-    order = ["kind", "keywords", "optional", "trigger", "answers", "cost", "effect"]
+    order = ["kind", "keywords", "optional", "trigger", "answers", "cost", "effect", "fields"]
     return {k: ability[k] for k in order if k in ability}
+
+
+def is_information(ability: dict[str, Any] | None) -> bool:
+    """Whether a compiled line is card information, not an ability: it gives card fields only (a
+    notation the rulebook keeps as fields, or annotation that gives none)."""
+    return ability is not None and set(ability) == {"fields"}

@@ -37,10 +37,11 @@ from interpreter.cardtext.normalize import TextRules, nfkc, normalize, text_rule
 ENGINE_PARTS = ("marker", "cost", "clause")
 """The parts an ability is made of, in this order: markers, then costs, then the clauses of its body."""
 
-GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "answers", "if", "if_rest", "last"}
+GIVES_KEYS = {"kind", "keywords", "optional", "trigger", "cost", "effect", "answers", "if", "if_rest", "last", "fields"}
 """What a marker, cost or clause may give: parts of an ability (`if` puts the rest of its sentence under
 a condition, `if_rest` the rest of the ability; `last` are steps run after all the others; `answers`
-is what a response ability may be presented against)."""
+is what a response ability may be presented against), or `fields`: card fields a line states (a line
+that is card information, not an ability)."""
 
 OPENING = "opening"
 """The family of text whose very first word no phrase reads (nothing tells what it is)."""
@@ -176,8 +177,9 @@ def substitute(template: Any, values: dict[str, Any]) -> Any:
         out: list[Any] = []
         for x in template:
             whole = _PLACEHOLDER.fullmatch(x) if isinstance(x, str) else None
-            if whole and isinstance(values.get(whole.group(1)), list):
-                out.extend(values[whole.group(1)])  # a slot's list (steps) joins the list it stands in
+            v = _lookup(values, whole.group(1)) if whole else _MISSING
+            if isinstance(v, list):
+                out.extend(v)  # a slot's list (steps) joins the list it stands in
             else:
                 out.append(substitute(x, values))
         return out
@@ -273,6 +275,10 @@ class Grammar:
         self.slots: dict[str, Slot] = {}
         self.parts: dict[str, list[Phrase]] = {p: [] for p in ENGINE_PARTS}
         self.phrases: dict[str, Phrase] = {}
+        # The kind of an ability none of whose phrases gives one (a card whose text is its ability, with
+        # no mark of its kind: a support card whose text is just what it does); empty: such an ability
+        # has no kind.
+        self.default_kind = str(section.get("default_kind") or "")
         self.sentence_ends = tuple(nfkc(s) for s in section.get("sentence_ends", ["。"]))
         self.fragment_ends = tuple(nfkc(s) for s in section.get("fragment_ends", [":"]))
         for i, raw in enumerate(section.get("slots", []) or []):

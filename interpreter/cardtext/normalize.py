@@ -36,13 +36,17 @@ class Normalized:
 class TextRules:
     """How a game's card text is normalized: markup replacements (already NFKC'd, longest first),
     reminder brackets, the quote pairs inside which spaces are kept, what separates abilities, and
-    the tokens after which a reminder bracket is kept (an icon's parameter, not reminder text)."""
+    the tokens after which a reminder bracket is kept (an icon's parameter, not reminder text), and
+    those that end a printed line which goes on with the next one (one ability over two lines), and
+    the bullets of a list such a line heads (every bulleted line after it goes on with it)."""
 
     replace: tuple[tuple[str, str], ...] = ()
     reminder: tuple[str, str] | None = None
     quotes: tuple[tuple[str, str], ...] = ()
     ability_separator: str | None = "\n"
     reminder_kept_after: tuple[str, ...] = ()
+    continued_after: tuple[str, ...] = ()
+    bullets: tuple[str, ...] = ()
 
 
 def nfkc(text: str) -> str:
@@ -99,7 +103,7 @@ def normalize(src: str, rules: TextRules) -> Normalized:
                 if ch == opening:
                     quote_close = closing
                     break
-            if ch in " \t\u3000\r" or (ch == "\n" and rules.ability_separator != "\n"):
+            if ch in " \t\u3000\r" or (ch == "\n" and (rules.ability_separator != "\n" or rules.continued_after)):
                 continue
         kept_chars.append(ch)
         kept_origin.append(o)
@@ -117,7 +121,11 @@ def _after_kept_token(kept: list[str], tokens: tuple[str, ...]) -> bool:
 def split_abilities(src: str, rules: TextRules) -> list[tuple[int, str]]:
     """The printed text of each ability, with its start index in `src`: the text split at the
     rulebook's ability separator (none: the whole text is one ability). Parts that hold only
-    reminder text or spaces are left out."""
+    reminder text or spaces are left out. A part whose text ends with one of `continued_after` goes
+    on with the next part (a heading printed on its own line above what it governs): they are one
+    ability, its text running from the first to the end of the second as printed; when that next
+    part starts with one of `bullets`, the bulleted parts right after it go on with it too (a heading
+    over a bulleted list)."""
     if not rules.ability_separator:
         parts = [(0, src)]
     else:
@@ -126,12 +134,29 @@ def split_abilities(src: str, rules: TextRules) -> list[tuple[int, str]]:
         for piece in src.split(rules.ability_separator):
             parts.append((start, piece))
             start += len(piece) + len(rules.ability_separator)
-    out = []
+    out: list[tuple[int, str]] = []
+    pending: int | None = None  # where a part that goes on with the next one starts
+    listed = ""  # the bullet of the list a heading's ability is taking in
     for start, piece in parts:
         lead = len(piece) - len(piece.lstrip())
         piece = piece.strip()
-        if piece and normalize(piece, rules).text.strip():
-            out.append((start + lead, piece))
+        text = normalize(piece, rules).text if piece else ""
+        if not text.strip():
+            continue
+        if listed and text.startswith(listed) and out:  # the next item of a heading's bulleted list
+            out[-1] = (out[-1][0], src[out[-1][0]:start + lead + len(piece)])
+            continue
+        listed = ""
+        first = start + lead if pending is None else pending
+        if rules.continued_after and text.endswith(rules.continued_after):
+            pending = first
+            continue
+        if pending is not None:
+            listed = next((b for b in rules.bullets if text.startswith(b)), "")
+        pending = None
+        out.append((first, src[first:start + lead + len(piece)]))
+    if pending is not None:
+        out.append((pending, src[pending:].strip()))
     return out
 
 
@@ -154,5 +179,7 @@ def text_rules(section: dict[str, Any] | None) -> TextRules:
     reminder = (nfkc(rem["open"]), nfkc(rem["close"])) if isinstance(rem, dict) else None
     kept_after = tuple(nfkc(t) for t in (rem.get("kept_after", []) or []) if t) if isinstance(rem, dict) else ()
     sep = section.get("ability_separator", "\n")
+    continued = tuple(nfkc(t) for t in section.get("continued_after", []) or [] if t)
+    bullets = tuple(nfkc(t) for t in section.get("bullets", []) or [] if t)
     return TextRules(tuple(replace), reminder, tuple((nfkc(a), nfkc(b)) for a, b in quotes),
-                     sep if isinstance(sep, str) and sep else None, kept_after)
+                     sep if isinstance(sep, str) and sep else None, kept_after, continued, bullets)

@@ -126,7 +126,7 @@ def _ability(reader: Reader, rules: TextRules, smap: Any, i: int, k: int, abilit
     review = AbilityReview(k + 1, line, col, printed, origin, pin)
     if ab is not None and "todo" in ab:
         review.todo = [str(t) for t in ab["todo"]] if isinstance(ab["todo"], list) else [str(ab["todo"])]
-    if ab is not None and "kind" in ab:
+    if ab is not None and ("kind" in ab or isinstance(ab.get("fields"), dict)):  # an ability, or card information
         reading = reader.ability(ab)
         review.reading, review.missing = reading.text, reading.missing
     return review

@@ -27,7 +27,7 @@ from interpreter.model.vocabulary import Step
 from interpreter.state.multiset import Multiset
 
 ABILITY_KEYS = {"kind", "keywords", "trigger", "cost", "optional", "effect", "text", "rules", "params", "pin", "hand",
-                "todo", "answers"}
+                "todo", "answers", "fields"}
 CARD_BASE_KEYS = {"id", "type", "abilities", "text", "since"}
 SINCE = "since"
 """A card's first rules version: it uses something older versions lack, so their games leave it out."""
@@ -88,7 +88,8 @@ def card_schema(rb: Rulebook) -> dict[str, Any]:
         "title": f"{rb.title} card database",
         "type": "object", "required": ["game", "cards"], "additionalProperties": False,
         "properties": {"game": {"const": rb.id}, "cards": {"type": "array", "items": {"oneOf": variants}}},
-        "$defs": {"ability": {"type": "object", "anyOf": [{"required": ["kind"]}, {"required": ["todo"]}],
+        "$defs": {"ability": {"type": "object", "anyOf": [{"required": ["kind"]}, {"required": ["todo"]},
+                                                          {"required": ["fields"]}],
                               "additionalProperties": False,
                               "properties": {k: {} for k in sorted(ABILITY_KEYS)}}},
     }
@@ -211,6 +212,8 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
                        at_key=True)
     if "todo" in raw:
         return None  # not written yet (interpreter/cardtext): validate reports it, the game does not play it
+    if "fields" in raw and "kind" not in raw:
+        return None  # a line of card information: the card's fields say it (checked with the card)
     kind_defs = {k["id"]: k for k in rb.raw.get("ability_kinds", [])}
     kinds = set(kind_defs) or {"activated", "auto", "continuous"}
     kind = raw.get("kind")
@@ -511,6 +514,8 @@ def _compile_cards(rb: Rulebook, data: dict[str, Any], path: Path, smap: Any, co
         for j, a in enumerate(raw.get("abilities", []) or []):
             if (i, j) in flagged:
                 continue
+            if isinstance(a, dict) and isinstance(a.get("fields"), dict) and "kind" not in a:
+                _check_information(a["fields"], allowed, fields, cid, loc.at("abilities", j, "fields"), comp)
             ab = compile_ability(rb, a, j, loc.at("abilities", j), comp, ctype)
             if ab is not None:
                 abilities.append(ab)
@@ -518,6 +523,18 @@ def _compile_cards(rb: Rulebook, data: dict[str, Any], path: Path, smap: Any, co
             cards[cid] = CardDef(cid, ctype, fields, abilities, f"{path}:{smap.get(('cards', i))[0]}",
                                  str(raw.get("text", "") or ""))
         cards.notices.extend(_review(rb, raw, cid, loc))
+
+
+def _check_information(stated: dict[str, Any], allowed: dict[str, Any], fields: dict[str, Any], cid: str, loc: Loc,
+                       comp: Compiler) -> None:
+    """A line of card information (an entry with `fields`, no kind) states field values the card must
+    have: `sogo cards compile --write` writes them; a card that lacks or contradicts one is an error."""
+    for key, value in stated.items():
+        if key not in allowed:
+            comp.error(loc.at(key), f"card {cid}: its text states field '{key}', which its card type does not have")
+        elif fields.get(key) != value:
+            comp.error(loc.at(key), f"card {cid}: its text states {key}: {value!r}, the card has "
+                                    f"{fields.get(key)!r} (`sogo cards compile --write` writes it)")
 
 
 def _review(rb: Rulebook, raw: dict[str, Any], cid: str, loc: Loc) -> list[Diagnostic]:

@@ -76,6 +76,9 @@ class Reader:
         return Reading(text, list(self._missing))
 
     def _ability(self, ab: dict[str, Any]) -> str:
+        if "kind" not in ab and isinstance(ab.get("fields"), dict):  # a line of card information
+            stated = "; ".join(f"{k} {v}" for k, v in ab["fields"].items())
+            return f"Card information: {stated}." if stated else "Annotation (no effect)."
         head = [self.kind(ab.get("kind"))]
         triggers: list[str] = []  # several trigger keywords: it triggers on either
         for k in ab.get("keywords", []) or []:
