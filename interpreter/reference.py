@@ -1,13 +1,13 @@
 """The reference of the expression language and the effect vocabulary, generated from the code.
 
 Every entry is read from the registry that defines it, where its text lives beside its code: the
-built-in functions (interpreter/engine/functions.py, each function's docstring), the verbs
+built-in functions (interpreter/table/functions.py, each function's docstring), the verbs
 (interpreter/verbs/, each verb's docstring) and their argument kinds (`ARG_KINDS`), the attributes of
-a card (`ATTRIBUTES` in interpreter/engine/game.py), the names the engine gives (`NAME_DOCS` in
-interpreter/engine/context.py, `GIVEN_NAMES` and `BINDINGS` in interpreter/loader/names.py), what a
-player knows (`Game.can_see`), the kinds of action (`ACTION_KINDS` in interpreter/timing/play_timing.py),
+a card (`ATTRIBUTES` in interpreter/table/attributes.py), the names the engine gives (`NAME_DOCS` in
+interpreter/table/context.py, `GIVEN_NAMES` and `BINDINGS` in interpreter/loader/names.py), what a
+player knows (`table/views.can_see`), the kinds of action (`ACTION_KINDS` in interpreter/timing/play_timing.py),
 the operators (`OPERATORS` in interpreter/expr/parser.py) and the events the engine raises
-(interpreter/engine/events.py, examples in `EVENT_EXAMPLES` here). A docstring's `Example:` section is
+(interpreter/state/events.py, examples in `EVENT_EXAMPLES` here). A docstring's `Example:` section is
 the entry's example. Docstrings are read from the source files, so a compiled build (which drops them)
 gives the same text.
 
@@ -140,7 +140,7 @@ def parameters(fn: Callable[..., Any], skip: int = 0) -> list[str]:
 
 def functions() -> list[Entry]:
     """The built-in functions expressions may call, by name."""
-    from interpreter.engine.functions import GENERIC_FUNCTIONS
+    from interpreter.table.functions import GENERIC_FUNCTIONS
 
     out = []
     for name, spec in sorted(GENERIC_FUNCTIONS.items()):
@@ -181,15 +181,15 @@ def _table(entries: dict[str, tuple[str, str]], where: str) -> list[Entry]:
 
 
 def attributes() -> list[Entry]:
-    from interpreter.engine.game import ATTRIBUTES
+    from interpreter.table.attributes import ATTRIBUTES
 
-    return _table(ATTRIBUTES, "interpreter/engine/game.py, ATTRIBUTES")
+    return _table(ATTRIBUTES, "interpreter/table/attributes.py, ATTRIBUTES")
 
 
 def engine_names() -> list[Entry]:
-    from interpreter.engine.context import NAME_DOCS
+    from interpreter.table.context import NAME_DOCS
 
-    return _table(NAME_DOCS, "interpreter/engine/context.py, NAME_DOCS")
+    return _table(NAME_DOCS, "interpreter/table/context.py, NAME_DOCS")
 
 
 def given_names() -> list[Entry]:
@@ -213,7 +213,7 @@ def operators() -> list[Entry]:
 
 
 def events() -> list[Entry]:
-    from interpreter.engine.events import ENGINE_EVENTS
+    from interpreter.state.events import ENGINE_EVENTS
 
     return [Entry(name, f"When: {ev.when}." + ("" if ev.always else " Only in a rulebook that declares it."),
                   EVENT_EXAMPLES.get(name, ""), "interpreter/reference.py, EVENT_EXAMPLES",
@@ -222,8 +222,8 @@ def events() -> list[Entry]:
 
 
 def visibility() -> str:
-    """What a player knows of a card: the docstring of `Game.can_see`."""
-    return docstring("interpreter.engine.game", "Game.can_see")
+    """What a player knows of a card: the docstring of `table/views.can_see`."""
+    return docstring("interpreter.table.views", "can_see")
 
 
 SECTIONS: dict[str, Callable[[], list[Entry]]] = {
@@ -252,9 +252,10 @@ def problems() -> list[str]:
                          if kind in ("function", "verb") else f"its example ({e.where})")
                 out.append(f"{kind} '{e.name}' has no example: add {where}")
             if kind in ("function", "verb") and not e.reads:
-                registration = "its FuncSpec in GENERIC_FUNCTIONS" if kind == "function" else "its @verb(...)"
+                registration = ("its FuncSpec in GENERIC_FUNCTIONS" if kind == "function"
+                                else "its declaration in interpreter/model/vocabulary.py")
                 out.append(f"{kind} '{e.name}' has no reading: give {registration} a `reads=` "
-                           f"(interpreter/reading/fill.py; {e.where})")
+                           f"(interpreter/model/readings.py; {e.where})")
     return out
 
 
@@ -342,7 +343,7 @@ def render() -> str:
     """The whole reference, as Markdown."""
     from interpreter.loader.compile import CREATED_KEYS
     from interpreter.loader.names import BINDINGS
-    from interpreter.verbs.registry import ARG_KINDS
+    from interpreter.model.vocabulary import ARG_KINDS
 
     out = [INTRO.format(regenerate=REGENERATE)]
     out += ["## Operators", "", "Loosest first: `if then else`; `or`; `and`; `not`; `where` and `select`; "

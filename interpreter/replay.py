@@ -34,13 +34,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.engine.decisions import Decision, check_answer
-from interpreter.engine.errors import IllegalAnswer, asked_of_nobody
 from interpreter.engine.game import Game
 from interpreter.engine.invariants import check_invariants
 from interpreter.files import write_text_atomic
 from interpreter.loader.diagnostics import LoadError
-from interpreter.loader.model import CardDef, Rulebook
+from interpreter.model.rulebook import CardDef, Rulebook
+from interpreter.state.decisions import Decision, check_answer
+from interpreter.state.errors import IllegalAnswer, asked_of_nobody
 
 FORMAT = 1
 Decks = list[dict[str, list[str]]]

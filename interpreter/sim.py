@@ -21,10 +21,10 @@ from typing import Any
 
 from interpreter import compiled
 from interpreter.agents import ask, make_agents
-from interpreter.engine.decisions import Decision
 from interpreter.engine.game import Game
-from interpreter.loader.model import CardDef, Rulebook
+from interpreter.model.rulebook import CardDef, Rulebook
 from interpreter.replay import Recorder, Replay, card_files, content_hashes, drive, error_text, make_header
+from interpreter.state.decisions import Decision
 from interpreter.state.objects import winners_of
 
 DEFAULT_MAX_DECISIONS = 5000

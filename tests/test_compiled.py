@@ -140,7 +140,7 @@ def test_the_compiled_engine_gives_the_same_reference(copies: tuple[Path, Path])
 
 def test_an_edited_source_stops_the_compiled_engine(copies: tuple[Path, Path]) -> None:
     compiled_copy = copies[0]
-    watch = compiled_copy / "interpreter" / "timing" / "watch.py"
+    watch = compiled_copy / "interpreter" / "table" / "reads.py"
     text = watch.read_text(encoding="utf-8")
     try:
         watch.write_text(text + "\n# edited after the build\n", encoding="utf-8")
@@ -148,7 +148,7 @@ def test_an_edited_source_stops_the_compiled_engine(copies: tuple[Path, Path]) -
     finally:
         watch.write_text(text, encoding="utf-8")
     assert run.returncode != 0
-    assert "compiled engine does not match its sources (interpreter/timing/watch.py changed since the build)" \
+    assert "compiled engine does not match its sources (interpreter/table/reads.py changed since the build)" \
         in run.stderr
     assert "Traceback" not in run.stderr
 

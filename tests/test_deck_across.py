@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from test_fuzz import DeckPool, legal_deck
 from toy_engine import toy_variant
 
-from interpreter.engine.functions import f_without_trailing_letters, f_without_variant_suffix
 from interpreter.loader.cards import check_deck, load_deck
 from interpreter.loader.decks import same_card_groups
 from interpreter.loader.diagnostics import LoadError
+from interpreter.table.functions import f_without_trailing_letters, f_without_variant_suffix
 
 FIELDS = ("common_fields:\n", "common_fields:\n  - {id: number, type: string, rules: [\"2\"]}\n"
           "  - {id: code, type: string, rules: [\"2\"]}\n  - {id: work, type: string, rules: [\"2\"]}\n")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from toy_engine import game_of, texts, toy_variant
 
-from interpreter.engine.errors import GameError
+from interpreter.state.errors import GameError
 
 NO_GIVING_UP = (('legal: "pending_count() == 0"', 'legal: "stage != 1"'),)  # never in step one
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from toy_engine import game_of, play, toy_variant
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.functions import f_has_keyword
+from interpreter.table.context import Ctx
+from interpreter.table.functions import f_has_keyword
 
 KEYWORDS = (
     '  - {id: from_discard, rules: ["4"], kind: active_zones, zones: [discard]}\n',

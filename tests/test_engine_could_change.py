@@ -9,9 +9,9 @@ from typing import Any
 
 from toy_engine import game_of, toy_variant
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.functions import f_could_change
 from interpreter.engine.trial import TRIALS
+from interpreter.table.context import Ctx
+from interpreter.table.functions import f_could_change
 
 KIND = ("  - {id: aura, rules: [\"4\"], played: never}",
         "  - {id: aura, rules: [\"4\"], played: never}\n  - {id: text, rules: [\"4\"]}")

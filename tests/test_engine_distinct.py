@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from toy_engine import play, toy_env, toy_game
 
-from interpreter.engine.context import Ctx
 from interpreter.expr import compile_expr
+from interpreter.table.context import Ctx
 
 
 def count_distinct(g, ids):

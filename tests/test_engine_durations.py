@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 from toy_engine import TOY, game_of, play, texts, toy_variant
 
-from interpreter.engine.context import Ctx
 from interpreter.loader.diagnostics import LoadError
+from interpreter.table.context import Ctx
+from interpreter.timing.effects import add_effect, end_durations
+from interpreter.timing.outcomes import leave
 
 DURATIONS = ("  - {id: round, rules: [\"5\"]}\n",
              "  - {id: round, rules: [\"5\"]}\n"
@@ -126,7 +128,7 @@ def test_an_effect_made_in_the_owners_own_turn_lasts_until_their_next_one(env: t
     d = play(g, ["pass"])
     assert g.state.turn == 2 and d.player == 1
     ctx = Ctx(g, None, you=0, rules=("5",))
-    g.add_effect("continuous", {}, ctx, "until_end_of_next_turn")
+    add_effect(g, "continuous", {}, ctx, "until_end_of_next_turn")
     assert g.state.effects[-1].owner == 1
     play(g, ["pass", "pass"])
     assert g.state.turn == 4 and len(g.state.effects) == 1  # turn 2's end (P2's) spared it
@@ -146,11 +148,11 @@ def test_effects_ending_together_end_by_owner_from_the_turn_player(env: tuple[An
     g.advance()
     g.cur_tp = 1  # as in P2's turn
     for you in (0, 1, 0):
-        g.add_effect("continuous", {}, Ctx(g, None, you=you), "until_your_next_turn_start")
-    g.add_effect("continuous", {}, Ctx(g, None, you=0), "round")
+        add_effect(g, "continuous", {}, Ctx(g, None, you=you), "until_your_next_turn_start")
+    add_effect(g, "continuous", {}, Ctx(g, None, you=0), "round")
     g.state.turn += 1
     before = len(g.entries)
-    g.end_durations({"until_your_next_turn_start", "round"}, Ctx(g, None, you=0))
+    end_durations(g, {"until_your_next_turn_start", "round"}, Ctx(g, None, you=0))
     assert [e.text for e in g.entries[before:]] == ["1 effect(s) end", "P2's 1 effect(s) end", "P1's 2 effect(s) end"]
     assert g.state.effects == []
 
@@ -158,9 +160,9 @@ def test_effects_ending_together_end_by_owner_from_the_turn_player(env: tuple[An
 def test_an_owners_effects_end_when_they_leave(env: tuple[Any, Any]) -> None:
     g = game_of(env, {"P1": {"field": ["D-ROUND"]}})
     g.advance()
-    g.add_effect("continuous", {}, Ctx(g, None, you=0), "until_end_of_next_turn")  # P2's, mastered by P1
+    add_effect(g, "continuous", {}, Ctx(g, None, you=0), "until_end_of_next_turn")  # P2's, mastered by P1
     assert g.state.effects[-1].owner == 1 and g.state.effects[-1].master == 0
-    g.leave(1, ("1",))
+    leave(g, 1, ("1",))
     assert g.state.effects == []
 
 

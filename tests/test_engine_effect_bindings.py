@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from toy_engine import play, toy_game
 
-from interpreter.engine.context import Ctx
+from interpreter.table.context import Ctx
 from interpreter.verbs.registry import load_all
 
 

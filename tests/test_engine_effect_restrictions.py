@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from toy_engine import game_of, play, texts, toy_variant
 
-from interpreter.engine.context import Ctx
 from interpreter.loader.diagnostics import LoadError
+from interpreter.table.context import Ctx
+from interpreter.timing.moves import move_card, move_refusal
 
 CARDS = """game: toy
 cards:
@@ -102,7 +103,7 @@ def test_an_effect_keeps_matching_cards_out_for_its_duration(env: tuple[Any, Any
     assert d.player == 1                          # P2's turn
     ctx = Ctx(g, None, you=1)
     red = next(o for o in g.state.objects.values() if o.card_id == "R-RED")
-    assert g.move_refusal(red, "field", 1, ctx) is not None  # can_move_to agrees with the move
+    assert move_refusal(g, red, "field", 1, ctx) is not None  # can_move_to agrees with the move
     play(g, [use(d, "Put")])
     assert zone_of(g, "R-RED") == ["hand@P2"] and zone_of(g, "R-BLUE") == ["field@P2"]
     assert any("cannot move to field of P2: it does not move (a restriction of Ban" in t for t in texts(g))
@@ -115,19 +116,19 @@ def test_a_continuous_ability_restricts_while_it_works(env: tuple[Any, Any]) -> 
     wall = next(o for o in st.objects.values() if o.card_id == "R-WALL")
     top = next(o for o in st.objects.values() if o.card_id == "R-RED")
     # A rule's own move (no ability): not refused; the same move by P2's ability: refused.
-    assert g.move_refusal(top, "hand", 1, Ctx(g, None, you=1)) is None
+    assert move_refusal(g, top, "hand", 1, Ctx(g, None, you=1)) is None
     d = play(g, ["pass"])
     assert d.player == 1
     play(g, [use(d, "Draw")])
     assert zone_of(g, "R-RED") == ["deck@P2"]
     # The wall leaves the board: the restriction is gone with its ability.
-    list(g.move_card(wall, "discard", 0, Ctx(g, None, you=0)))
-    assert g.move_refusal(top, "hand", 1, Ctx(g, None, you=1)) is None
+    list(move_card(g, wall, "discard", 0, Ctx(g, None, you=0)))
+    assert move_refusal(g, top, "hand", 1, Ctx(g, None, you=1)) is None
 
 
 def test_cards_arriving_together_count_for_a_limit(env: tuple[Any, Any]) -> None:
     """`can_move_to`'s `joining` cards (those chosen to arrive with it) are `arriving_with`."""
-    from interpreter.engine.functions import f_can_move_to
+    from interpreter.table.functions import f_can_move_to
 
     g = game_of(env, {"P1": {"field": ["R-TWO"], "hand": ["R-RED", "R-BLUE"]}})
     red, blue = (next(o for o in g.state.objects.values() if o.card_id == c) for c in ("R-RED", "R-BLUE"))

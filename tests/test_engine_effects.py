@@ -33,7 +33,7 @@ def test_a_bare_statement_working_elsewhere_is_read_but_not_watched_there():
     keywords are read all the same."""
     g = toy_game({"P1": {"field": ["U-PLAIN"], "discard": ["U-MOTTO", "U-RELIC"]}}, stop="two")
     g.advance()
-    from interpreter.timing.abilities import ability_objects
+    from interpreter.derive.abilities import ability_objects
 
     assert "discard" in g.active_zone_cards["U-MOTTO"] and "U-MOTTO" not in g.acting_zone_cards
     working = {o.card_id for o in ability_objects(g)}
@@ -42,8 +42,8 @@ def test_a_bare_statement_working_elsewhere_is_read_but_not_watched_there():
 
 
 def ev_has_keyword(g, card_id, keyword):
-    from interpreter.engine.context import Ctx
-    from interpreter.engine.functions import f_has_keyword
+    from interpreter.table.context import Ctx
+    from interpreter.table.functions import f_has_keyword
 
     return f_has_keyword(Ctx(g, None, you=0), obj(g, card_id), keyword)
 
@@ -75,8 +75,8 @@ def test_a_created_effect_that_does_not_stack_applies_once():
 # -- 4. a player's value: modify_player, player_value ------------------------------------------------
 def ev(g, src):
     """An expression's value now, read by P1."""
-    from interpreter.engine.context import Ctx
     from interpreter.expr import compile_expr
+    from interpreter.table.context import Ctx
 
     rb, _ = toy_env()
     return compile_expr(src, names=rb.names, functions=rb.functions)(Ctx(g, None, you=0))

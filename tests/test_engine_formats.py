@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 from toy_engine import TOY
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.functions import f_opponents, f_teammates
 from interpreter.loader.cards import load_cards
 from interpreter.loader.diagnostics import LoadError
 from interpreter.loader.rulebook import load_rulebook
 from interpreter.scenarios.runner import build_game
+from interpreter.table.context import Ctx
+from interpreter.table.functions import f_opponents, f_teammates
+from interpreter.timing.outcomes import finalize_outcomes
 
 TRIO = """id: trio
 title: Three at once
@@ -87,7 +88,7 @@ def test_teammates_and_opponents(tmp_path):
 
 def test_a_team_loses_together_and_the_other_team_wins(tmp_path):
     g = _game(load_rulebook(str(_dir(tmp_path)), fmt="pairs"), {"P1": {"hand": ["U-PLAIN"]}})
-    g.finalize_outcomes([(0, "lose")], ("1",))
+    finalize_outcomes(g, [(0, "lose")], ("1",))
     r = g.state.result
     assert r["outcome"] == "win" and r["winners"] == [1, 3]
     assert sorted(g.state.left) == [0, 2], "P1 lost and P3 with them"
@@ -95,7 +96,7 @@ def test_a_team_loses_together_and_the_other_team_wins(tmp_path):
 
 def test_a_team_wins_together(tmp_path):
     g = _game(load_rulebook(str(_dir(tmp_path)), fmt="pairs"), {})
-    g.finalize_outcomes([(1, "win")], ("1",))
+    finalize_outcomes(g, [(1, "win")], ("1",))
     assert g.state.result["winners"] == [1, 3]
 
 

@@ -10,7 +10,7 @@ from toy_engine import TOY, play, texts, toy_env, toy_game
 
 from interpreter.loader.cards import load_cards
 from interpreter.loader.diagnostics import LoadError
-from interpreter.loader.model import GRANTED
+from interpreter.model.rulebook import GRANTED
 
 
 def obj(g, card_id, zone=None):
@@ -23,8 +23,8 @@ def use(d, name, nth=0):
 
 
 def ev(g, src):
-    from interpreter.engine.context import Ctx
     from interpreter.expr import compile_expr
+    from interpreter.table.context import Ctx
 
     rb, _ = toy_env()
     return compile_expr(src, names=rb.names, functions=rb.functions)(Ctx(g, None, you=0))

@@ -13,9 +13,9 @@ import pytest
 from toy_engine import game_of, toy_variant
 
 from interpreter.agents.cardinfo import card_details
-from interpreter.engine.context import Ctx
 from interpreter.expr import compile_expr
 from interpreter.loader.diagnostics import LoadError
+from interpreter.table.context import Ctx
 
 KEYWORDS_AT = "  - {id: from_discard, rules: [\"4\"], kind: active_zones, zones: [discard]}\n"
 KEYWORDS = (KEYWORDS_AT, KEYWORDS_AT + """\

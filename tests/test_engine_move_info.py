@@ -137,7 +137,7 @@ def test_default_when_no_case_matches(with_rule, rule):
 
 
 def test_zone_visibility_function():
-    from interpreter.engine.context import Ctx
+    from interpreter.table.context import Ctx
 
     rb, cards = toy_env()
     g = Game(rb, cards, [{}, {}], seed=0)

@@ -14,14 +14,17 @@ from typing import Any
 import pytest
 from toy_engine import TOY, play, texts
 
-from interpreter.engine.context import Ctx
-from interpreter.graph.walker import enter
+from interpreter.engine.walker import enter
 from interpreter.loader.cards import load_cards
 from interpreter.loader.compile import Loc
 from interpreter.loader.diagnostics import LoadError
 from interpreter.loader.rulebook import load_rulebook
 from interpreter.loader.yaml_safe import SourceMap
 from interpreter.scenarios.runner import build_game
+from interpreter.table.context import Ctx
+from interpreter.table.views import can_see, describe_for
+from interpreter.timing.moves import move_card
+from interpreter.timing.outcomes import finalize_outcomes
 
 CARDS = """game: toy
 cards:
@@ -136,7 +139,7 @@ def _use(g: Any) -> Any:
 def test_turn_order_starts_with_a_player_and_skips_those_who_left(tmp_path):
     g = _game(_book(tmp_path), "trio", {}, players=4)
     assert _eval(g, "players_from(2)") == [2, 3, 0, 1]
-    g.finalize_outcomes([(3, "lose")], ("1",))
+    finalize_outcomes(g, [(3, "lose")], ("1",))
     assert _eval(g, "players_from(2)") == [2, 0, 1]
     assert _eval(g, "players_from(3)") == [0, 1, 2], "a player who left: from the next one"
     assert _eval(g, "players_left()") == [3]
@@ -146,7 +149,7 @@ def test_a_player_who_leaves_keeps_an_empty_place_until_the_turn_ends(tmp_path):
     g = _game(_book(tmp_path), "trio", {}, players=4)
     enter(g, g.rb.graph.nodes["round"])  # a turn begins: the seating is taken
     assert _eval(g, "[previous_player(0), next_player(0)]") == [3, 1]
-    g.finalize_outcomes([(1, "lose")], ("1",))
+    finalize_outcomes(g, [(1, "lose")], ("1",))
     assert _eval(g, "next_player(0)") == 1, "P2's place stays, empty, for the rest of the turn"
     assert _eval(g, "[next_player(0)] where it in players()") == []
     assert _eval(g, "previous_player(2)") == 1
@@ -168,9 +171,9 @@ def test_team_turns_and_turns_taken(tmp_path):
 def test_teammates_see_each_others_hidden_cards(tmp_path):
     g = _game(_book(tmp_path), "pairs", {"P1": {"hand": ["U-PLAIN"]}})
     card = g.state.objects[g.state.zones[("hand", 0)][0]]
-    assert g.can_see(card, 0) and g.can_see(card, 2), "P3 is P1's teammate"
-    assert not g.can_see(card, 1) and not g.can_see(card, 3)
-    assert "Plain" in g.describe_for(card, 2) and "hidden" in g.describe_for(card, 1)
+    assert can_see(g, card, 0) and can_see(g, card, 2), "P3 is P1's teammate"
+    assert not can_see(g, card, 1) and not can_see(g, card, 3)
+    assert "Plain" in describe_for(g, card, 2) and "hidden" in describe_for(g, card, 1)
     assert g.view(2)["zones"]["hand@P1"][0]["card"] == "U-PLAIN", "the teammate's board shows it"
     assert g.view(1)["zones"]["hand@P1"][0]["card"] is None
 
@@ -285,15 +288,15 @@ def test_a_designation_of_every_candidate_asks_nothing(tmp_path):
 def test_a_format_names_the_winners_when_players_leave(tmp_path):
     g = _game(_book(tmp_path), "trio_last_out", {}, players=4)
     enter(g, g.rb.graph.nodes["round"])
-    g.finalize_outcomes([(2, "lose")], ("1",))
+    finalize_outcomes(g, [(2, "lose")], ("1",))
     assert g.state.result["outcome"] == "win" and g.state.result["winner"] == 1, "P2 sat right before P3"
     both = _game(_book(tmp_path / "b"), "trio_last_out", {}, players=4)
     enter(both, both.rb.graph.nodes["round"])
-    both.finalize_outcomes([(1, "lose"), (2, "lose")], ("1",))
+    finalize_outcomes(both, [(1, "lose"), (2, "lose")], ("1",))
     assert both.state.result["winner"] == 0, "P1's next (P2) left; P4's next (P1) did not"
     pair = _game(_book(tmp_path / "c"), "trio_last_out", {}, players=4)
     enter(pair, pair.rb.graph.nodes["round"])
-    pair.finalize_outcomes([(1, "lose"), (3, "lose")], ("1",))
+    finalize_outcomes(pair, [(1, "lose"), (3, "lose")], ("1",))
     assert pair.state.result["winners"] == [0, 2], "each of P1 and P3 sat right before a player who left"
 
 
@@ -313,7 +316,7 @@ def test_a_format_cannot_extend_itself(tmp_path):
 def test_a_departed_player_passes_at_play_timing(tmp_path):
     book = _book(tmp_path)
     g = _game(book, "trio", {"P1": {"field": ["M-TAP"]}, "P2": {"field": ["U-PLAIN"]}})
-    g.finalize_outcomes([(0, "lose")], ("1",))
+    finalize_outcomes(g, [(0, "lose")], ("1",))
     g.stop_at = "two"
     assert g.advance() is None
     assert "taps" not in g.state.vars and "P1 passes" in texts(g)
@@ -329,12 +332,12 @@ def test_a_watched_leaving_rule_is_checked_after_every_move(tmp_path):
     (book / "formats" / "trio.yaml").write_text(FORMATS["trio"] + fewest, encoding="utf-8")
     g = _game(book, "trio", {"P1": {"hand": ["U-PLAIN"]}, "P2": {"hand": ["U-PLAIN"]}, "P3": {"hand": ["U-PLAIN"]}},
               players=4)
-    g.finalize_outcomes([(3, "lose")], ("1",))
+    finalize_outcomes(g, [(3, "lose")], ("1",))
     assert g.state.result is None, "three players share the fewest (none): the game goes on"
     ctx = _ctx(g, 1)
     for p in (1, 2):
         card = g.state.objects[g.state.zones[("hand", p)][0]]
-        list(g.move_card(card, "discard", p, ctx))
+        list(move_card(g, card, "discard", p, ctx))
         if p == 1:
             assert g.state.result is None, "P1 and P3 still share the fewest"
     assert g.state.result["winner"] == 0, "the moment P1 alone has the fewest, P1 wins"

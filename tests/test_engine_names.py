@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from toy_engine import game_of, toy_variant
 
-from interpreter.engine.context import Ctx
 from interpreter.expr import compile_expr
 from interpreter.loader.diagnostics import LoadError
+from interpreter.table.context import Ctx
 
 FIELD = ('  - {id: name, type: string, required: true, rules: ["2"]}\n',
          '  - {id: name, type: string, required: true, rules: ["2"]}\n'

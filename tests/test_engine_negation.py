@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from toy_engine import play, toy_game
 
+from interpreter.derive.changes import touched
+from interpreter.timing.events import emit
+from interpreter.timing.moves import create_card
+
 
 def use(g, name):
     d = g.advance()
@@ -18,7 +22,7 @@ def test_negated_cards_abilities_do_not_work_and_pending_ones_do_not_resolve():
     use(g, "Hush")
     # Pinged's ping trigger resolved in step one before the negation; the next ping is in a later turn.
     assert g.state.vars.get("pinged") == 1
-    from interpreter.timing.abilities import ability_objects
+    from interpreter.derive.abilities import ability_objects
 
     names = {g.cards[o.card_id].fields["name"] for o in ability_objects(g)}
     assert "Pinged" not in names and "Hush" in names
@@ -37,8 +41,8 @@ def test_negation_covers_cards_arriving_later_and_a_pending_negated_ability():
     # On the board the same pending ability is negated and does not resolve.
     g = toy_game({"P1": {"field": ["U-HUSH", "U-PLAIN"]}}, stop="three")
     use(g, "Hush")
-    later = g._create("U-PINGED", 0, "field")
-    g.touched(later)
+    later = create_card(g, "U-PINGED", 0, "field")
+    touched(g, later)
     g.state.pending.append(Pending(998, later.oid, later.card_id, 0, 0, {"type": "ping"}))
     play(g, ["pass"])
     assert g.state.vars.get("pinged") is None
@@ -64,7 +68,7 @@ def test_end_effects_stops_a_locked_effect_on_those_cards():
     g = toy_game({"P1": {"field": ["U-BOOST", "U-PLAIN"]}}, stop="three")
     use(g, "Boost")
     plain = next(o for o in g.state.objects.values() if o.card_id == "U-PLAIN")
-    from interpreter.engine.context import Ctx
+    from interpreter.table.context import Ctx
     from interpreter.verbs.effects import v_end_effects
 
     list(v_end_effects(g, {"cards": lambda ctx: [plain]}, Ctx(g, None, you=0)))
@@ -88,8 +92,8 @@ def test_delayed_trigger_once_within_its_duration():
     g.stop_at = None
     g.state.vars["stop"] = True
     # Two pings before the duration ends: a `once` delayed trigger fires for the first only.
-    from interpreter.engine.context import Ctx
+    from interpreter.table.context import Ctx
 
-    g.emit({"type": "ping"}, Ctx(g, None, you=0))
-    g.emit({"type": "ping"}, Ctx(g, None, you=0))
+    emit(g, {"type": "ping"}, Ctx(g, None, you=0))
+    emit(g, {"type": "ping"}, Ctx(g, None, you=0))
     assert sum(1 for p in g.state.pending if p.created is not None) == 1

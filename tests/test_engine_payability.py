@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from toy_engine import play, toy_env, toy_game
 
-from interpreter.engine.context import Ctx
+from interpreter.table.context import Ctx
 from interpreter.timing.payability import can_pay, choices_allow_play
 
 

@@ -10,8 +10,9 @@ from typing import Any
 
 from toy_engine import game_of, toy_variant
 
-from interpreter.engine.context import Ctx
 from interpreter.engine.invariants import check_invariants
+from interpreter.table.context import Ctx
+from interpreter.timing.outcomes import finalize_outcomes
 
 CARDS = """game: toy
 cards:
@@ -67,18 +68,18 @@ def test_a_loser_leaves_and_the_last_player_in_wins(tmp_path):
 
 def test_players_other_and_opponents_skip_a_player_who_left(tmp_path):
     g = _game(_env(tmp_path), {"P1": {"field": ["U-PLAIN"]}, "P2": {"hand": ["U-PLAIN"]}, "P3": {}})
-    g.finalize_outcomes([(1, "lose")], ("1",))
+    finalize_outcomes(g, [(1, "lose")], ("1",))
     assert g.state.result is None, "two players are still in"
     assert g.players_in() == [0, 2]
     assert g._other(0) == 2 and g._other(2) == 0
-    from interpreter.engine.functions import f_opponents, f_players
+    from interpreter.table.functions import f_opponents, f_players
 
     assert f_players(_ctx(g)) == [0, 2] and f_opponents(_ctx(g), 0) == [2]
 
 
 def test_losers_together_leave_nobody_is_a_draw(tmp_path):
     g = _game(_env(tmp_path), {"P1": {}, "P2": {}, "P3": {}})
-    g.finalize_outcomes([(0, "lose"), (1, "lose"), (2, "lose")], ("1",))
+    finalize_outcomes(g, [(0, "lose"), (1, "lose"), (2, "lose")], ("1",))
     assert g.state.result["outcome"] == "draw" and g.state.result["winner"] is None
 
 

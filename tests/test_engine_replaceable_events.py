@@ -192,7 +192,7 @@ def test_uses_per_game_outlasts_the_turn(tmp_path):
     assert g.state.vars["onces"] == 1
     assert not any(o.id.startswith("use:") for o in d.options), "used up"
     g.state.ability_uses.clear()  # a new turn clears the uses of the turn, not those of the game
-    from interpreter.timing.abilities import limit_ok
+    from interpreter.derive.abilities import limit_ok
 
     obj = next(o for o in g.state.objects.values() if o.card_id == "T-ONCE")
     ab = g.abilities_of(obj)[0]

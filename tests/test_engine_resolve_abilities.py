@@ -73,8 +73,8 @@ def test_payable_reads_the_cost_of_a_kind(tmp_path):
     env = toy_variant(tmp_path / "bare", append=ACTION, cards=bare, replace=(KIND,))
     g2 = game_of(env, {"P1": {"hand": ["R-BOOK"]}})
     book = g2.state.objects[g2.state.zone("hand", 0)[0]]
-    from interpreter.engine.context import Ctx
-    from interpreter.engine.functions import f_payable
+    from interpreter.table.context import Ctx
+    from interpreter.table.functions import f_payable
     assert f_payable(Ctx(g2, None, you=0), book, "text") is False, "an empty deck: nothing to draw"
 
 

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from toy_engine import game_of, toy_game, toy_variant
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.functions import f_newest
+from interpreter.table.context import Ctx
+from interpreter.table.functions import f_newest
+from interpreter.table.views import can_see, describe_for
+from interpreter.timing.events import emit
+from interpreter.timing.moves import set_state
 from interpreter.verbs.registry import load_all
 
 
 def _ping(g, scope):
-    g.emit({"type": "ping"}, Ctx(g, None, you=0), once_per_turn=True, once_scope=scope)
+    emit(g, {"type": "ping"}, Ctx(g, None, you=0), once_per_turn=True, once_scope=scope)
 
 
 def test_once_per_scope_triggers_once_for_each_value():
@@ -45,10 +48,10 @@ def test_face_down_cards_seen_by_their_master_only(tmp_path):
                                           "face_down_seen_by_master: true}"),))
     g = game_of(env, {"P1": {"field": ["U-PLAIN"], "pile": ["U-DASH"]}})
     (field_card,) = [g.state.objects[oid] for oid in g.state.zone("field", 0)]
-    g.set_state(field_card, "face", "down", Ctx(g, None, you=0))
-    assert g.can_see(field_card, 0) and not g.can_see(field_card, 1)
-    g.set_state(field_card, "face", "up", Ctx(g, None, you=0))
-    assert g.can_see(field_card, 1)
+    set_state(g, field_card, "face", "down", Ctx(g, None, you=0))
+    assert can_see(g, field_card, 0) and not can_see(g, field_card, 1)
+    set_state(g, field_card, "face", "up", Ctx(g, None, you=0))
+    assert can_see(g, field_card, 1)
 
 
 def test_hidden_facts_are_shown_for_hidden_cards(tmp_path):
@@ -60,7 +63,7 @@ def test_hidden_facts_are_shown_for_hidden_cards(tmp_path):
     assert sorted(c["facts"]["blue"] for c in seen_by_other) == [False, True]
     assert all("facts" not in c for c in g.view(0)["zones"]["hand@P1"]), "the owner sees the cards themselves"
     dash = next(g.state.objects[oid] for oid in g.state.zone("hand", 0) if g.state.objects[oid].card_id == "U-DASH")
-    assert g.describe_for(dash, 1) == f"hidden card #{dash.oid} (blue)"
+    assert describe_for(g, dash, 1) == f"hidden card #{dash.oid} (blue)"
 
 
 def test_owner_locked_zones_refuse_a_move_into_another_players_zone(tmp_path):

@@ -9,8 +9,8 @@ from typing import Any
 
 from toy_engine import game_of, play, toy_variant
 
-from interpreter.engine.context import Ctx
 from interpreter.expr import compile_expr
+from interpreter.table.context import Ctx
 
 CARDS = """game: toy
 cards:

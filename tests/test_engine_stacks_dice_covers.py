@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from toy_engine import game_of, play, texts, toy_variant
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.errors import GameError
 from interpreter.engine.invariants import check_invariants
 from interpreter.expr import compile_expr
 from interpreter.loader.cards import check_deck
 from interpreter.loader.diagnostics import LoadError
 from interpreter.scenarios.runner import build_game
+from interpreter.state.errors import GameError
+from interpreter.table.context import Ctx
 
 # The toy rulebook with: an event raised when a card is stacked, a placement state of the field, a
 # use limit, a card type whose abilities work while held.

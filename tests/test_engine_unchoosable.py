@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from toy_engine import game_of, play, toy_variant
 
-from interpreter.engine.context import Ctx
 from interpreter.loader.diagnostics import LoadError
+from interpreter.table.context import Ctx
 from interpreter.timing.choosable import choosable
 
 CHOOSING = """choosing:

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 from toy_engine import play, toy_env, toy_game
 
-from interpreter.engine.context import Ctx
 from interpreter.loader.cards import check_deck, load_cards
 from interpreter.loader.diagnostics import LoadError
+from interpreter.table.context import Ctx
+from interpreter.timing.moves import forget_departed
 
 
 def ev(g, src, **vars):
@@ -106,7 +107,7 @@ def test_last_known_information_is_kept_only_while_something_may_ask_for_it():
     list(v_move(g, {"cards": lambda c: [dash], "to": "discard"}, ctx))
     assert {plain.oid, dash.oid} <= set(g.state.lki)
     g.state.pending.append(Pending(g.state.new_id(), dash.oid, dash.card_id, 0, 0, {"type": "test"}))
-    g.forget_departed()
+    forget_departed(g)
     assert set(g.state.lki) == {dash.oid}  # the pending ability's source stays
     now = next(o for o in g.state.objects.values() if o.card_id == "U-PLAIN")
     assert now.oid != plain.oid and ev(g, "origin(c)", c=now) == first
@@ -115,8 +116,8 @@ def test_last_known_information_is_kept_only_while_something_may_ask_for_it():
 def test_count_of_a_zone_is_counted_without_listing_it():
     """`count(cards(zone, player))` is compiled to the zone's size (no list is built): same values
     as counting the list, the same error for an unknown zone, and the same calls recorded."""
-    from interpreter.engine import functions
     from interpreter.expr import ExprRuntimeError, compile_expr
+    from interpreter.table import functions
 
     g = toy_game({"P1": {"field": ["U-AURA", "U-DASH", "U-PLAIN"], "hand": ["U-PLAIN"]}}, stop="one")
     play(g, [])

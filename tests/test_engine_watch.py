@@ -1,7 +1,7 @@
-"""Speed mechanisms that must not change what happens: static reads of conditions (timing/watch.py),
+"""Speed mechanisms that must not change what happens: static reads of conditions (table/reads.py),
 rule-process bindings kept idle until a place they read changes (timing/rule_processing.py), the
 trigger prefilter on `event.<key> == this` and the watcher cache keyed by the working abilities
-(timing/triggers.py). Engine tests run on a copy of the toy rulebook with a few rule processes and
+(derive/triggers.py). Engine tests run on a copy of the toy rulebook with a few rule processes and
 cards added; equivalence tests play seeded games of the real rulebooks with and without each shortcut."""
 
 from __future__ import annotations
@@ -15,15 +15,14 @@ import pytest
 
 import interpreter
 from interpreter.cli.setup import load_game_env
+from interpreter.derive import triggers as trig_mod
+from interpreter.derive.idle import IdleBindings
 from interpreter.expr import parse
 from interpreter.loader.cards import load_cards
 from interpreter.loader.rulebook import load_rulebook
 from interpreter.scenarios.runner import build_game
 from interpreter.sim import play_one
-from interpreter.timing import rule_processing as rproc
-from interpreter.timing import triggers as trig_mod
-from interpreter.timing.rule_processing import IdleBindings, _places
-from interpreter.timing.watch import (
+from interpreter.table.reads import (
     ANY_PLAYER,
     PLAYER_VAR,
     ZONE_VAR,
@@ -33,6 +32,8 @@ from interpreter.timing.watch import (
     zone_keys_read,
     zone_only,
 )
+from interpreter.timing import rule_processing as rproc
+from interpreter.timing.rule_processing import _places
 
 TOY = Path(__file__).resolve().parent / "data" / "toy"
 TITLES = ["lovelive", "haikyu"]

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli.setup import load_game_env
-from interpreter.engine.decisions import Decision
-from interpreter.engine.errors import GameError
 from interpreter.engine.game import Game
+from interpreter.state.decisions import Decision
+from interpreter.state.errors import GameError
 from interpreter.state.objects import GameObject
 
 

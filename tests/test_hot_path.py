@@ -7,7 +7,7 @@ replaced by a trap that raises, games are played through, and a last test shows 
 spring (loading a rulebook under them fails), so a pass means something.
 
 One use of networkx during play is legitimate and rare: continuous effects that depend on each
-other are put in order by a topological sort (timing/continuous.py). No sample game has such
+other are put in order by a topological sort (derive/continuous.py). No sample game has such
 effects; a card pool that brings them would spring the graph trap here, and that sort is then the
 one exemption to make.
 """

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from toy_engine import toy_variant
 
+from interpreter.model.readings import ABSENT, Arg, fill, placeholders
 from interpreter.reading import Reader
 from interpreter.reading.expr import ExprReader, Function
-from interpreter.reading.fill import ABSENT, Arg, fill, placeholders
 
 
 def _args(**values: Arg) -> Any:

@@ -18,10 +18,6 @@ import yaml
 from toy_engine import TOY, game_of, toy_variant
 
 from interpreter import reference
-from interpreter.engine.context import NAME_DOCS, POSITIONAL, Ctx
-from interpreter.engine.events import ENGINE_EVENTS
-from interpreter.engine.functions import GENERIC_FUNCTIONS
-from interpreter.engine.game import _SLOTS, ATTRIBUTES
 from interpreter.expr.lexer import _ONE_CHAR_OPS, _TWO_CHAR_OPS, KEYWORDS
 from interpreter.expr.parser import OPERATORS
 from interpreter.loader.compile import Compiler, Loc
@@ -29,8 +25,13 @@ from interpreter.loader.diagnostics import Diagnostics
 from interpreter.loader.names import BINDING_KEYS, BINDINGS, GIVEN_NAMES, collect_names
 from interpreter.loader.schema import validate
 from interpreter.loader.yaml_safe import load_yaml_text
+from interpreter.model.vocabulary import ARG_KINDS
+from interpreter.state.events import ENGINE_EVENTS
+from interpreter.table.attributes import ATTRIBUTES, SLOTS
+from interpreter.table.context import NAME_DOCS, POSITIONAL, Ctx
+from interpreter.table.functions import GENERIC_FUNCTIONS
 from interpreter.timing.play_timing import ACTION_KINDS
-from interpreter.verbs.registry import ARG_KINDS, load_all
+from interpreter.verbs.registry import load_all
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "reference.md"
@@ -51,7 +52,7 @@ def test_every_function_and_verb_is_in_the_reference():
 def test_every_reading_names_only_its_arguments():
     """A verb's or function's reading (`reads=`) fills its placeholders from its own arguments (`*`:
     the ones a verb takes besides those it names)."""
-    from interpreter.reading.fill import placeholders
+    from interpreter.model.readings import placeholders
 
     for name, spec in load_all().items():
         unknown = placeholders(spec.reads) - set(spec.args)
@@ -63,15 +64,15 @@ def test_every_reading_names_only_its_arguments():
 
 
 def test_every_attribute_is_documented():
-    readable = set(_SLOTS) | {"type"}  # what Game._attr_kind reads itself, before states and fields
+    readable = set(SLOTS) | {"type"}  # what attr_kind reads itself, before states and fields
     assert set(ATTRIBUTES) == readable, (
-        f"card attributes without an entry in ATTRIBUTES (interpreter/engine/game.py): "
+        f"card attributes without an entry in ATTRIBUTES (interpreter/table/attributes.py): "
         f"{sorted(readable - set(ATTRIBUTES))}; entries for no attribute: {sorted(set(ATTRIBUTES) - readable)}")
 
 
 def test_every_engine_name_is_documented():
     assert set(NAME_DOCS) == set(POSITIONAL), (
-        f"engine names without an entry in NAME_DOCS (interpreter/engine/context.py): "
+        f"engine names without an entry in NAME_DOCS (interpreter/table/context.py): "
         f"{sorted(set(POSITIONAL) - set(NAME_DOCS))}; entries for no name: {sorted(set(NAME_DOCS) - set(POSITIONAL))}")
 
 
@@ -107,7 +108,7 @@ def test_every_operator_is_documented():
 def test_every_argument_kind_is_documented():
     used = {kind.rstrip("?").split(":")[0]: name for name, spec in load_all().items() for kind in spec.args.values()}
     missing = {k: v for k, v in used.items() if k not in ARG_KINDS}
-    assert not missing, f"argument kinds without an entry in ARG_KINDS (interpreter/verbs/registry.py): {missing}"
+    assert not missing, f"argument kinds without an entry in ARG_KINDS (interpreter/model/vocabulary.py): {missing}"
 
 
 def test_every_engine_event_has_an_example():
@@ -128,8 +129,8 @@ def v_undocumented(game: Any, a: dict[str, Any], ctx: Any) -> Any:
 
 def test_an_undocumented_function_is_reported(monkeypatch):
     """A function registered without a docstring fails the check, saying where to write what."""
-    from interpreter.engine import functions
     from interpreter.expr import FuncSpec
+    from interpreter.table import functions
 
     monkeypatch.setitem(functions.GENERIC_FUNCTIONS, "undocumented",
                         FuncSpec("undocumented", f_undocumented, 0, 0, pass_env=True))
@@ -140,13 +141,15 @@ def test_an_undocumented_function_is_reported(monkeypatch):
 
 def test_an_undocumented_verb_is_reported(monkeypatch):
     """A verb registered with a docstring but no example fails the check, saying where to add it."""
-    from interpreter.verbs import registry
+    from interpreter.model import vocabulary
 
-    monkeypatch.setitem(registry.VERBS, "undocumented",
-                        registry.VerbSpec("undocumented", v_undocumented, {"what": "expr"}, "Do nothing."))
+    spec = vocabulary.VerbSpec("undocumented", {"what": "expr"})
+    spec.fn, spec.doc = v_undocumented, "Do nothing."
+    monkeypatch.setitem(vocabulary.VERBS, "undocumented", spec)
     missing = reference.problems()
     assert not any("verb 'undocumented' has no summary" in m for m in missing), missing
-    assert any("verb 'undocumented' has no reading: give its @verb(...) a `reads=`" in m for m in missing), missing
+    assert any("verb 'undocumented' has no reading: give its declaration in interpreter/model/vocabulary.py a "
+               "`reads=`" in m for m in missing), missing
     assert any("verb 'undocumented' has no example: add an `Example:` section at the end of its docstring "
                "(test_reference.py, v_undocumented)" in m for m in missing), missing
 

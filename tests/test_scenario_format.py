@@ -212,8 +212,8 @@ def test_every_refusal_reads_the_same(tmp_path):
 
 
 def test_an_error_after_an_accepted_answer_is_not_a_refusal(tmp_path, monkeypatch):
-    from interpreter.engine.errors import GameError
     from interpreter.engine.game import Game
+    from interpreter.state.errors import GameError
 
     def broken(self, ids):
         raise GameError("rulebook step failed")

@@ -12,9 +12,10 @@ from cli_run import run
 from interpreter.agents import MonteCarloAgent, RandomAgent, ask
 from interpreter.cli.setup import load_game_env
 from interpreter.engine.determinize import deck_zones
-from interpreter.engine.errors import GameError
 from interpreter.engine.game import Game
 from interpreter.sim import play_one
+from interpreter.state.errors import GameError
+from interpreter.table.views import can_see
 
 
 @pytest.fixture(scope="module", params=["lovelive", "haikyu"])
@@ -44,7 +45,7 @@ def hidden_pools(g: Game, player: int) -> Counter:
     """(owner, deck zone, card id) of every card `player` cannot see."""
     pools = deck_zones(g.decks)
     return Counter((o.owner, pools.get((o.owner, o.card_id)), o.card_id)
-                   for o in g.state.objects.values() if not g.can_see(o, player))
+                   for o in g.state.objects.values() if not can_see(g, o, player))
 
 
 def test_an_imagined_world_keeps_what_the_player_sees_and_redeals_the_rest(env):

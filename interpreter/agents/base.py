@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Protocol
 
-from interpreter.engine.decisions import Decision
+from interpreter.state.decisions import Decision
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine.functions import Multiset
 from interpreter.loader.keyword_params import label
-from interpreter.loader.model import CardDef, Rulebook
+from interpreter.model.rulebook import CardDef, Rulebook
+from interpreter.state.multiset import Multiset
 
 _SUMMARY_TYPES = ("int", "multiset", "enum")
 

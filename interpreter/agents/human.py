@@ -16,8 +16,8 @@ from typing import Any
 import click
 
 from interpreter.agents.cardinfo import card_details, card_summary
-from interpreter.engine.decisions import Decision
-from interpreter.loader.model import CardDef, Rulebook
+from interpreter.model.rulebook import CardDef, Rulebook
+from interpreter.state.decisions import Decision
 
 HELP = ("Enter the number of an option (several numbers separated by spaces when more may be chosen).\n"
         "  ?N or show N      the full text of option N's card\n"

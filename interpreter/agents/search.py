@@ -19,8 +19,8 @@ import random
 from typing import TYPE_CHECKING
 
 from interpreter.agents.base import RandomAgent
-from interpreter.engine.decisions import Decision
-from interpreter.engine.errors import GameError, IllegalAnswer
+from interpreter.state.decisions import Decision
+from interpreter.state.errors import GameError, IllegalAnswer
 from interpreter.state.objects import winners_of
 
 if TYPE_CHECKING:

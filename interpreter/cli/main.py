@@ -153,9 +153,9 @@ def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tup
          log_format: str, save_replay: str | None) -> None:
     """Play one complete game and print its log, each event with the rule it applies."""
     from interpreter.agents import ask
-    from interpreter.engine.errors import GameError, asked_of_nobody
     from interpreter.engine.game import Game
     from interpreter.replay import node_of
+    from interpreter.state.errors import GameError, asked_of_nobody
 
     rb, cards, deck_lists = _setup(game, decks, seats, fmt)
     names, players = _seats(_agent_names(agents, len(deck_lists)), len(deck_lists), seed, human=True)
@@ -322,7 +322,7 @@ def scenario_run(paths: tuple[str, ...], verbose: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(["dot", "mermaid"]), default="mermaid", show_default=True)
 def graph(game: str, fmt: str) -> None:
     """Print the turn structure as a Graphviz or Mermaid diagram."""
-    from interpreter.graph.render import to_dot, to_mermaid
+    from interpreter.loader.graph_render import to_dot, to_mermaid
     from interpreter.loader.rulebook import load_rulebook
 
     _known_game(game)

@@ -14,8 +14,8 @@ from typing import Any
 from interpreter import locations
 from interpreter.loader.cards import load_cards, load_deck
 from interpreter.loader.diagnostics import LoadError
-from interpreter.loader.model import Rulebook
 from interpreter.loader.rulebook import load_rulebook
+from interpreter.model.rulebook import Rulebook
 
 
 def cards_dir(game_id: str) -> Path:

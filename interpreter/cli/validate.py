@@ -6,9 +6,9 @@ from pathlib import Path
 
 from interpreter.loader.cards import CardPool, load_cards, load_deck
 from interpreter.loader.diagnostics import Diagnostic, LoadError
-from interpreter.loader.model import Rulebook
 from interpreter.loader.rulebook import find_rulebook, load_rulebook, rulebook_versions
 from interpreter.loader.yaml_safe import load_yaml
+from interpreter.model.rulebook import Rulebook
 
 
 def _classify(path: Path) -> list[tuple[str, Path]]:

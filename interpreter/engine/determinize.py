@@ -2,7 +2,7 @@
 
 A search agent that played its tries on a plain fork would know the opponent's hand and every
 deck's order. `redeal_hidden` turns a copied state into one world the player cannot tell from
-the real one: the cards hidden from them (by `Game.can_see`: hidden zones, face-down cards not
+the real one: the cards hidden from them (by `table/views.can_see`: hidden zones, face-down cards not
 known to them) swap identities at random with the other hidden cards that started the game in
 the same owner's same deck zone (a card from the main deck can only be where main-deck cards
 go), and the game's random generator is reseeded, so future draws and shuffles are unknown too.
@@ -18,6 +18,7 @@ import random
 from typing import TYPE_CHECKING
 
 from interpreter.state.objects import GameObject, GameState
+from interpreter.table.views import can_see
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -42,7 +43,7 @@ def redeal_hidden(game: Game, state: GameState, player: int, rng: random.Random)
     groups: dict[tuple[int, str], list[GameObject]] = {}
     for oid in sorted(state.objects):
         obj = state.objects[oid]
-        if oid in kept or game.can_see(obj, player):
+        if oid in kept or can_see(game, obj, player):
             continue
         pool = pools.get((obj.owner, obj.card_id))
         if pool is not None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine.decisions import Decision
+from interpreter.state.decisions import Decision
 from interpreter.state.objects import GameObject
+from interpreter.table.views import can_see
 
 
 class InvariantError(AssertionError):
@@ -56,19 +57,19 @@ def check_invariants(game: Any, decision: Decision | None, total: int | None) ->
     for o in decision.options:
         v = o.value
         obj = v if isinstance(v, GameObject) else (v[1] if isinstance(v, tuple) and len(v) > 1 else None)
-        if isinstance(obj, GameObject) and obj.oid in st.objects and not game.can_see(obj, decision.player):
+        if isinstance(obj, GameObject) and obj.oid in st.objects and not can_see(game, obj, decision.player):
             name = str(game.cards[obj.card_id].fields.get("name", obj.card_id))
             if name in o.label or obj.card_id in o.label:
                 raise InvariantError(f"option {o.id} shows hidden card {obj.card_id} to P{decision.player + 1}")
     view = game.view(decision.player)
     for cards in view["zones"].values():
         for c in cards:
-            if c["card"] is not None and not game.can_see(st.objects[c["oid"]], decision.player):
+            if c["card"] is not None and not can_see(game, st.objects[c["oid"]], decision.player):
                 raise InvariantError(f"the view of P{decision.player + 1} shows hidden card #{c['oid']}")
     if decision.kind == "play":
         for inv in game.rb.invariants:
             for p in range(st.num_players):
-                from interpreter.engine.context import Ctx
+                from interpreter.table.context import Ctx
 
                 ctx = Ctx(game, None, you=p, vars={"p": p})
                 if not inv["check"](ctx):

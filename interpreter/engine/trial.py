@@ -25,12 +25,13 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
-from interpreter.engine.context import Ctx
 from interpreter.state.objects import GameObject
+from interpreter.table.context import Ctx
+from interpreter.timing.moves import move_card
 
 if TYPE_CHECKING:
-    from interpreter.engine.decisions import Decision
     from interpreter.engine.game import Game
+    from interpreter.state.decisions import Decision
 
 TRIALS: Final = 48
 """How many ways of answering a text's decisions are tried before giving it the benefit of the doubt."""
@@ -77,7 +78,7 @@ def _trial(game: Game, card: GameObject, kind: str, zone: str | None,
     """One trial on a fresh copy: the answers of `prefix`, then the first answer of each new decision.
     Returns whether the game changed, the answer lists to try next (another answer at each new
     decision met), and whether those are every answer of those decisions."""
-    from interpreter.engine.errors import GameError
+    from interpreter.state.errors import GameError
 
     trial = game.trial_copy()
     gen = _carry_out(trial, card.oid, kind, zone)
@@ -125,7 +126,7 @@ def _carry_out(game: Game, oid: int, kind: str, zone: str | None) -> Any:
 
     obj = game.state.objects[oid]
     if zone is not None and obj.zone != zone:
-        moved = yield from game.move_card(obj, zone, None, Ctx(game, None, you=obj.controller, this=obj))
+        moved = yield from move_card(game, obj, zone, None, Ctx(game, None, you=obj.controller, this=obj))
         if moved is None:
             return False
         obj = moved

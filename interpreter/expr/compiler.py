@@ -58,7 +58,7 @@ class FuncSpec:
     pass_env: bool = False
     counts: bool = False  # returns how many items its one argument has
     sized: Callable[..., int] | None = None  # how many items `fn` would return, found without building them
-    reads: str = ""  # how a call reads in English, its parameters as placeholders (interpreter/reading/fill.py)
+    reads: str = ""  # how a call reads in English, its parameters as placeholders (interpreter/model/readings.py)
 
     def __post_init__(self) -> None:
         if self.min_args < 0 or (self.max_args is not None and self.max_args < self.min_args):

@@ -15,16 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.cardtext.normalize import TextRules, pin_of, split_abilities
-from interpreter.engine.functions import Multiset
 from interpreter.loader import keyword_params
 from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.decks import Problem, across_problems
 from interpreter.loader.diagnostics import Diagnostic, Diagnostics, LoadError
-from interpreter.loader.model import ENGINE_KINDS, GRANTED, Ability, CardDef, Grant, Rulebook, engine_kind
 from interpreter.loader.names import collect_names, positional_bindings
 from interpreter.loader.schema import schema_names, validate
 from interpreter.loader.yaml_safe import load_yaml
-from interpreter.verbs.registry import Step
+from interpreter.model.rulebook import ENGINE_KINDS, GRANTED, Ability, CardDef, Grant, Rulebook, engine_kind
+from interpreter.model.vocabulary import Step
+from interpreter.state.multiset import Multiset
 
 ABILITY_KEYS = {"kind", "keywords", "trigger", "cost", "optional", "effect", "text", "rules", "params", "pin", "hand",
                 "todo", "answers", "fields"}

@@ -7,9 +7,8 @@ Kept apart from the other timing sections because its conditions see a name of t
 from __future__ import annotations
 
 from interpreter.loader.compile import Compiler
-from interpreter.loader.model import Unchoosable
 from interpreter.loader.sections import Merged
-from interpreter.timing.choosable import CHOOSER
+from interpreter.model.rulebook import CHOOSER, Unchoosable
 
 
 def _written(data: dict[str, object]) -> list[object]:

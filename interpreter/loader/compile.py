@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.engine.context import POSITIONAL
 from interpreter.expr import Compiled, ExprError, FuncSpec, compile_expr
 from interpreter.expr.compiler import constant, list_of, mapping_of
 from interpreter.loader.diagnostics import Diagnostics
-from interpreter.loader.model import EffectRestriction
 from interpreter.loader.yaml_safe import SourceMap
-from interpreter.verbs.registry import Step, VerbSpec, load_all
+from interpreter.model.rulebook import EffectRestriction
+from interpreter.model.vocabulary import VERBS, Step, VerbSpec
+from interpreter.table.context import POSITIONAL
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -28,7 +28,7 @@ CREATED_KEYS: dict[str, tuple[str, ...]] = {
     "delayed_trigger": ("trigger", "do", "once", "when_idle", "rules"),
     "replacement": ("event", "if", "instead", "change", "before", "after", "cost", "optional", "once", "rules"),
 }
-"""The keys each kind of created effect reads (timing/continuous.py, triggers.py, replacement.py):
+"""The keys each kind of created effect reads (derive/continuous.py, derive/triggers.py, timing/replacement.py):
 any other key of a created effect would be silently ignored, so the loader reports it."""
 
 
@@ -88,10 +88,10 @@ class Compiler:
         self.known = known
         self.names = names
         self.functions = functions
-        self.verbs = load_all()
+        self.verbs = VERBS
         self.template_calls: dict[str, set[str]] = {}
         self.node_refs: list[tuple[str, Loc]] = []
-        """Jump / skip targets met before the turn structure exists, for graph.build.jump_targets."""
+        """Jump / skip targets met before the turn structure exists, for loader.graph.jump_targets."""
         self._current_template: str | None = None
         self._eventless = False  # compiling the steps of an effect that has no event to read
         self.bound: dict[str, Callable[[Any], Any]] = {}
@@ -180,7 +180,7 @@ class Compiler:
             self.error(loc.at(name), f"verb '{name}' takes a mapping of arguments")
             return None
         compiled = self.verb_args(spec, args, loc.at(name))
-        return Step(name, spec.fn, compiled, str(loc))
+        return Step(name, spec, compiled, str(loc))
 
     def verb_args(self, spec: VerbSpec, args: dict[str, Any], loc: Loc) -> dict[str, Any]:
         out: dict[str, Any] = {}

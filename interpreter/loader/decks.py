@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from networkx.utils import UnionFind
 
-from interpreter.loader.model import CardDef, Rulebook, SameCardLimit, SameValueRule, SetRelation
+from interpreter.model.rulebook import CardDef, Rulebook, SameCardLimit, SameValueRule, SetRelation
 
 if TYPE_CHECKING:
     from interpreter.loader.compile import Compiler

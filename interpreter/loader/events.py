@@ -3,7 +3,7 @@
 The compiler checks the events that steps, triggers and effect descriptions name as it compiles
 them; card-text phrases are compiled only when a card's text is read, so the events their `gives`
 name are checked here. A declared event that nothing raises would leave every trigger on it silent:
-an event is raised by the engine (the list in interpreter/engine/events.py) or by a step of the
+an event is raised by the engine (the list in interpreter/state/events.py) or by a step of the
 rulebook, a verb whose argument is of kind `event` (`emit`, `replaceable`, `stack_onto`).
 """
 
@@ -12,16 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from interpreter.engine.events import ENGINE_EVENTS
 from interpreter.loader.diagnostics import Diagnostics
 from interpreter.loader.sections import Ids, Merged
-from interpreter.verbs.registry import load_all
+from interpreter.model.vocabulary import VERBS
+from interpreter.state.events import ENGINE_EVENTS
 
 
 def _raising_args() -> dict[str, tuple[str, ...]]:
     """Verb -> its arguments that name the event it raises (kind `event` in the verb registry)."""
     out = {}
-    for name, spec in load_all().items():
+    for name, spec in VERBS.items():
         keys = tuple(k for k, kind in spec.args.items() if kind.rstrip("?") == "event")
         if keys:
             out[name] = keys

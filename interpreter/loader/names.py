@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from interpreter.engine.context import GLOBAL_NAMES
 from interpreter.loader.compile import Loc
 from interpreter.loader.diagnostics import Diagnostics
+from interpreter.table.context import GLOBAL_NAMES
 
 BINDING_KEYS = {"as"}
 

@@ -2,7 +2,7 @@
 
 A restriction guards zones (or zone groups) and, with `kinds`, only moves of those kinds (a `move`
 or `swap` step's `kind`, one of `zone_rules.move_kinds`). Its condition sees names of its own
-beside `it` and `you` (interpreter/engine/game.py, Game.placement_refusal), so it is compiled with
+beside `it` and `you` (interpreter/timing/moves.py, placement_refusal), so it is compiled with
 them here instead of adding them to every expression's names.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Final
 
 from interpreter.loader.compile import Compiler
-from interpreter.loader.model import PlacementRestriction
 from interpreter.loader.sections import Ids, Merged
+from interpreter.model.rulebook import PlacementRestriction
 
 PLACEMENT_NAMES: Final = frozenset({"arriving", "dest", "dest_player", "leaving", "arriving_with", "mover",
                                     "by_ability"})

@@ -1,7 +1,7 @@
 """The rulebook's readings (`reads:`) name only what they describe has.
 
 A template, keyword or function may say how it reads in plain English, its parameters as
-placeholders (interpreter/reading/fill.py); an ability kind or an event reads as it is, with none.
+placeholders (interpreter/model/readings.py); an ability kind or an event reads as it is, with none.
 A placeholder naming no parameter would read as nothing in every review, so it is reported where the
 reading is written.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.loader.compile import Compiler, Loc
-from interpreter.reading.fill import placeholders
+from interpreter.model.readings import placeholders
 
 
 def check_readings(sections: dict[str, list[tuple[dict[str, Any], Loc]]], comp: Compiler) -> None:

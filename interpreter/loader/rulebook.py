@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from interpreter import locations
-from interpreter.engine.context import GLOBAL_NAMES
 from interpreter.loader.cards import compile_grants
 from interpreter.loader.choosing import CHOOSER, compile_unchoosable, unchoosable_entries
 from interpreter.loader.compile import Compiler, Loc
@@ -19,7 +18,6 @@ from interpreter.loader.decks import compile_across, compile_set_relations
 from interpreter.loader.diagnostics import Diagnostics, LoadError
 from interpreter.loader.events import check_events
 from interpreter.loader.inferred import check_inferred
-from interpreter.loader.model import Rulebook
 from interpreter.loader.names import collect_names, positional_bindings
 from interpreter.loader.overlay import EDITS, Doc, apply_edits, read_docs
 from interpreter.loader.placement import compile_placement
@@ -47,6 +45,8 @@ from interpreter.loader.sections import (
     index_ids,
 )
 from interpreter.loader.yaml_safe import SourceMap, load_yaml
+from interpreter.model.rulebook import Rulebook
+from interpreter.table.context import GLOBAL_NAMES
 
 PART_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*\.yaml$")
 """The pattern of `parts` entries in schemas/rulebook.schema.json: the schema reports a name that fails it."""
@@ -237,10 +237,10 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
         names.add(CHOOSER)  # who makes a choice, for `choosing.unchoosable` (interpreter/timing/choosable.py)
     for x in d.get("designations", []) or []:
         if isinstance(x, dict) and isinstance(x.get("name"), str):
-            names.add(x["name"])  # a designated name is read like a variable (Game.builtin_name)
+            names.add(x["name"])  # a designated name is read like a variable (Table.builtin_name)
     fmt_head: dict[str, Any] = d["format"] if isinstance(d.get("format"), dict) else {}
     if fmt_head.get("after_leaving"):
-        names.add("leavers")  # the players who just left (Game._after_leaving)
+        names.add("leavers")  # the players who just left (timing/outcomes.apply_after_leaving)
     collect_names(d, names)
     positional_bindings(d, m.loc_of, diags)
     for f, _ in ids.functions.values():

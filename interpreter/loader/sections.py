@@ -9,21 +9,19 @@ problems to the shared `Compiler` and carries on, so one run shows every mistake
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any
 
 import networkx as nx
 
-from interpreter.engine.functions import GENERIC_FUNCTIONS
 from interpreter.expr import FuncSpec
 from interpreter.expr.compiler import constant
-from interpreter.graph.build import TurnGraph, build_graph, check_reachable, jump_targets
 from interpreter.loader import keyword_params
 from interpreter.loader.compile import Compiler, Known, Loc
 from interpreter.loader.diagnostics import Diagnostics
-from interpreter.loader.model import (
+from interpreter.loader.graph import TurnGraph, build_graph, check_reachable, jump_targets
+from interpreter.model.rulebook import (
     Action,
     DeckRule,
     Designation,
@@ -33,10 +31,8 @@ from interpreter.loader.model import (
     ZoneDef,
     engine_kind,
 )
-from interpreter.state.objects import GameObject
-
-if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+from interpreter.table.functions import GENERIC_FUNCTIONS
+from interpreter.table.rulebook_functions import RulebookFunction
 
 Raw = dict[str, tuple[dict[str, Any], Loc]]
 """A list section indexed by id: each element with where it was written."""
@@ -138,10 +134,6 @@ def index_ids(m: Merged, diags: Diagnostics) -> Ids:
 
 
 # -- functions: generic ones plus the rulebook's own, defined as expressions ------------------------
-_SCALARS: Final = frozenset({int, str, bool, type(None)})
-_MISSING: Final = object()
-
-
 def declare_functions(fn_raw: Raw, diags: Diagnostics) -> tuple[dict[str, FuncSpec], dict[str, RulebookFunction]]:
     """Every function an expression may call. The rulebook's own get their bodies later
     (`compile_functions`), since a body may call any function, its own included."""
@@ -156,76 +148,6 @@ def declare_functions(fn_raw: Raw, diags: Diagnostics) -> tuple[dict[str, FuncSp
         functions[fid] = FuncSpec(fid, rf.entry(), len(rf.params), len(rf.params), pass_env=True,
                                   reads=str(f.get("reads", "") or ""))
     return functions, bodies
-
-
-class RulebookFunction:
-    """A function the rulebook defines as an expression over its parameters.
-
-    A pure one (it reads nothing but its parameters, the roles and the turn) is memoised until the
-    game state changes: play legality asks the same question for every card in hand."""
-
-    __slots__ = ("fid", "params", "body", "pure")
-
-    def __init__(self, fid: str, params: list[str]) -> None:
-        self.fid = fid
-        self.params = params
-        self.body: Any = None  # compiled once every function is declared
-        self.pure = False
-
-    def entry(self) -> Callable[..., Any]:
-        """What expressions call: `(env, *args)`, with the usual one-argument call kept apart
-        (a compiled build parses a star-argument call slowly)."""
-        if len(self.params) == 1:
-            def one(env: Any, a: Any) -> Any:
-                return self.call1(env, a)
-            return one
-
-        def fn(env: Any, *args: Any) -> Any:
-            return self.call(env, args)
-        return fn
-
-    def call1(self, env: Any, a: Any) -> Any:
-        if self.pure and type(a) in _SCALARS:  # the usual call: a player
-            memo = _memo(env.game, self.fid)
-            value = memo.get(a, _MISSING)  # no try/except: a compiled build pays dearly for raising
-            if value is _MISSING:
-                value = memo[a] = self.body(env.child(vars={self.params[0]: a}))
-            return value
-        return self.call(env, (a,))
-
-    def call(self, env: Any, args: tuple[Any, ...]) -> Any:
-        if not self.pure:
-            return self.run(env, args)
-        memo = _memo(env.game, self.fid)
-        key = tuple([_memo_key(a) for a in args])
-        try:
-            value = memo.get(key, _MISSING)
-        except TypeError:  # an unhashable argument (a list): just compute
-            return self.run(env, args)
-        if value is _MISSING:
-            value = memo[key] = self.run(env, args)
-        return value
-
-    def run(self, env: Any, args: tuple[Any, ...]) -> Any:
-        """The body, with the parameters bound to `args`."""
-        return self.body(env.child(vars=dict(zip(self.params, args, strict=False))))
-
-
-def _memo_key(a: Any) -> Any:
-    """An argument as a memo key: a card by its object id (cards compare field by field and do
-    not hash), anything else as it is."""
-    return ("#", a.oid) if type(a) is GameObject else a
-
-
-def _memo(game: Game, fid: str) -> dict[Any, Any]:
-    """The values one rulebook function has given since the game state last changed."""
-    if game.fn_memo_version != game.version:
-        game.fn_memo = {}
-        game.fn_memo_version = game.version
-    table = game.fn_memo.get(fid)
-    if table is None:
-        table = game.fn_memo[fid] = {}
-    return table
 
 
 def compile_functions(fn_raw: Raw, bodies: dict[str, RulebookFunction], comp: Compiler, roles: set[str]) -> None:
@@ -453,7 +375,7 @@ def _set_watches(processes: list[RuleProcess], groups: dict[str, list[str]], bod
                  roles: set[str], functions: dict[str, tuple[Any, set[str]]],
                  params: dict[str, list[str]]) -> None:
     """Record what each rule process reads, so unchanged ones are not re-evaluated."""
-    from interpreter.timing.watch import fields_read, role_only, zone_keys_read, zone_only
+    from interpreter.table.reads import fields_read, role_only, zone_keys_read, zone_only
 
     for proc in processes:
         cond_ast = getattr(proc.cond, "ast", None)

@@ -17,8 +17,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from interpreter.model.readings import ABSENT, Arg, fill
 from interpreter.reading.expr import ExprReader, Function, words
-from interpreter.reading.fill import ABSENT, Arg, fill
 
 
 @dataclass
@@ -42,7 +42,7 @@ class Reader:
     """Reads the abilities of one rulebook's cards (its templates, keywords, kinds and functions)."""
 
     def __init__(self, rb: Any) -> None:
-        from interpreter.verbs.registry import load_all
+        from interpreter.model.vocabulary import VERBS
 
         raw = rb.raw
         self.templates: dict[str, dict[str, Any]] = {
@@ -51,7 +51,7 @@ class Reader:
             str(k["id"]): k for k in raw.get("ability_kinds", []) or [] if isinstance(k, dict) and "id" in k}
         self.keywords: dict[str, dict[str, Any]] = dict(rb.keywords)
         self.events: dict[str, dict[str, Any]] = dict(rb.events)
-        self.verbs = load_all()
+        self.verbs = VERBS
         own = {str(f["id"]): [str(p) for p in f.get("params", []) or []]
                for f in raw.get("functions", []) or [] if isinstance(f, dict) and "id" in f}
         functions: dict[str, Function] = {}

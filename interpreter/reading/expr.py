@@ -32,7 +32,7 @@ from interpreter.expr import (
     Where,
     parse,
 )
-from interpreter.reading.fill import ABSENT, Arg, fill
+from interpreter.model.readings import ABSENT, Arg, fill
 
 NAMES: dict[str, tuple[str, str]] = {
     "you": ("you", "your"),

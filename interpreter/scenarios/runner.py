@@ -19,17 +19,19 @@ from typing import Any
 
 from interpreter import locations
 from interpreter.cli.setup import cards_dir
-from interpreter.engine.context import GLOBAL_NAMES
-from interpreter.engine.decisions import Decision, Option
-from interpreter.engine.errors import GameError, IllegalAnswer
 from interpreter.engine.game import Game
 from interpreter.loader.cards import load_cards
 from interpreter.loader.diagnostics import Diagnostic, LoadError
-from interpreter.loader.model import CardDef, Rulebook
 from interpreter.loader.rulebook import find_rulebook, load_rulebook
 from interpreter.loader.schema import validate
 from interpreter.loader.yaml_safe import PathKey, load_yaml
+from interpreter.model.rulebook import CardDef, Rulebook
+from interpreter.state.decisions import Decision, Option
+from interpreter.state.errors import GameError, IllegalAnswer
 from interpreter.state.objects import GameObject, Pending, winners_of
+from interpreter.table.context import GLOBAL_NAMES
+from interpreter.table.views import describe_pending
+from interpreter.timing.moves import create_card
 
 _CACHE: dict[str, tuple[Rulebook, dict[str, CardDef]]] = {}
 _ENTRY_KEYS = {"card", "owner", "under", "marks", "counters", "entered_turn"}
@@ -149,13 +151,13 @@ def _place(game: Game, zones: dict[str, Any]) -> None:
                 counters: dict[str, int] = spec.pop("counters", {})
                 entered = spec.pop("entered_turn", None)
                 states = {k: v for k, v in spec.items()}
-                obj = game._create(cid, owner, zone, states, None if shared else p)
+                obj = create_card(game, cid, owner, zone, states, None if shared else p)
                 obj.marks.update(marks)
                 obj.counters.update(counters)
                 held = []
                 for u in under:
                     uid = u if isinstance(u, str) else u["card"]
-                    uo = game._create(uid, owner, zone, {}, None if shared else p)
+                    uo = create_card(game, uid, owner, zone, {}, None if shared else p)
                     uo.holder = obj.oid
                     uo.states = {}
                     held.append(uo)
@@ -199,7 +201,7 @@ def build_game(sc: dict[str, Any], rb: Rulebook, cards: dict[str, CardDef]) -> G
             p = _player(pkey, "setup.decks")
             for zone, ids in deck.items():
                 for cid in ids:
-                    game._create(cid, p, zone)
+                    create_card(game, cid, p, zone)
         return game
     game.state.turn = int(setup.get("turn", 1))
     # Turns each player has taken: as given, else one each once the game is past its first turn.
@@ -797,7 +799,7 @@ def _expectation_failures(game: Game, exp: dict[str, Any]) -> Iterator[Problem]:
     if isinstance(want_pending, int) and len(st.pending) != want_pending:
         yield ("expect", "pending"), f"expected {want_pending} pending abilities, got {len(st.pending)}"
     elif isinstance(want_pending, list):
-        have = [game.describe_pending(x) + f" (P{x.master + 1})" for x in st.pending]
+        have = [describe_pending(game, x) + f" (P{x.master + 1})" for x in st.pending]
         want = []
         for item in want_pending:
             obj = _find_card(game, item)

@@ -328,3 +328,14 @@ def result_text(result: dict[str, Any] | None) -> str:
     if not won:
         return "draw"
     return " and ".join(f"P{w + 1}" for w in won) + (" wins" if len(won) == 1 else " win")
+
+
+def as_objects(v: Any) -> list[GameObject]:
+    """A value read as the cards it names: one card, a list's cards, none for null or a player."""
+    if v is None:
+        return []
+    if isinstance(v, GameObject):
+        return [v]
+    if isinstance(v, int):
+        return []  # a player (an effect on a player's values affects no card)
+    return [o for o in v if isinstance(o, GameObject)]

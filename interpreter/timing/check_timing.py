@@ -28,15 +28,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.decisions import Decision, Option
-from interpreter.loader.model import RuleProcess
+from interpreter.derive.effects import effect_dormant
+from interpreter.model.rulebook import RuleProcess
+from interpreter.state.decisions import Decision, Option
 from interpreter.state.objects import Pending
+from interpreter.table.context import Ctx
+from interpreter.table.log import log
+from interpreter.table.views import describe_pending
 from interpreter.timing import rule_processing as rproc
 from interpreter.timing.abilities import resolve_pending
+from interpreter.timing.outcomes import loop_draw
+from interpreter.timing.runner import ask
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
 MAX_PASSES = 10000  # passes without end are an unstoppable loop of rule processes
 
@@ -49,7 +54,7 @@ class Stage:
     until_none: bool = False  # repeat the stage until it finds nothing, then start over
 
 
-def _players_for(game: Game, entry: dict[str, Any], ctx: Ctx) -> list[int]:
+def _players_for(game: Play, entry: dict[str, Any], ctx: Ctx) -> list[int]:
     if "compiled" in entry:
         return [p for p in entry["compiled"](ctx) if p is not None]
     who = entry.get("player", "active_player")
@@ -67,7 +72,7 @@ def _players_for(game: Game, entry: dict[str, Any], ctx: Ctx) -> list[int]:
     return [] if p is None else [p]
 
 
-def _by_team(game: Game, players: list[int]) -> list[list[int]]:
+def _by_team(game: Play, players: list[int]) -> list[list[int]]:
     """The players grouped by team, each team where its first member stands in the order."""
     groups: list[list[int]] = []
     placed: set[int] = set()
@@ -101,7 +106,7 @@ def _config(rb: Any) -> Config:
     return Config(order, tuple(cfg.get("rules", ())), plan, cfg.get("compiled_chosen_by"))
 
 
-def check_timing(game: Game, ctx: Ctx) -> Any:
+def check_timing(game: Play, ctx: Ctx) -> Any:
     """Run the check timing; returns whether anything was done (a process or an ability)."""
     try:
         cfg: Config = game.cache["check_timing"]
@@ -116,7 +121,7 @@ def check_timing(game: Game, ctx: Ctx) -> Any:
     while not st.halted() and not st.over():  # a jump ends the procedure (the walk moves on)
         passes += 1
         if passes > MAX_PASSES:
-            game.loop_draw("check timing")
+            loop_draw(game, "check timing")
             break
         acted = False
         for stage in plan:
@@ -135,23 +140,23 @@ def check_timing(game: Game, ctx: Ctx) -> Any:
     return resolved
 
 
-def _idle_trigger(game: Game) -> bool:
+def _idle_trigger(game: Play) -> bool:
     """Nothing remains to be done: the first delayed trigger waiting for that (`when_idle`) becomes
     pending (it fires once), and the procedure goes on to resolve it."""
     st = game.state
     for eff in st.effects:
-        if eff.kind == "delayed_trigger" and eff.spec.get("when_idle") and not game.effect_dormant(eff):
+        if eff.kind == "delayed_trigger" and eff.spec.get("when_idle") and not effect_dormant(game, eff):
             st.effects.remove(eff)
             spec = dict(eff.spec)
             spec["_bindings"] = eff.bindings
             st.pending.append(Pending(st.new_id(), eff.source, eff.source_card, -1, eff.master, {"type": "idle"},
                                       spec))
-            game.log("trigger", "a delayed trigger triggers (nothing else remains)", tuple(spec.get("rules", ())))
+            log(game, "trigger", "a delayed trigger triggers (nothing else remains)", tuple(spec.get("rules", ())))
             return True
     return False
 
 
-def _waiting(game: Game, order: list[dict[str, Any]], cctx: Ctx,
+def _waiting(game: Play, order: list[dict[str, Any]], cctx: Ctx,
              first_only: bool) -> list[tuple[dict[str, Any], list[int], list[Pending]]]:
     """The places of the order with pending abilities, in priority order: (its order entry, its
     players: one, or a team with `by_team`, and their pending abilities), each ability once."""
@@ -175,7 +180,7 @@ def _group_name(group: list[int]) -> str:
     return "+".join(f"P{p + 1}" for p in group)
 
 
-def _chosen_first(game: Game, cfg: Config, cctx: Ctx, held: list[list[int]],
+def _chosen_first(game: Play, cfg: Config, cctx: Ctx, held: list[list[int]],
                   waiting: list[tuple[dict[str, Any], list[int], list[Pending]]]) -> Any:
     """`order_chosen_by`: the place whose abilities go next. The batch held goes on while it has
     some; else, with two or more places waiting, the chooser chooses (and the choice is held)."""
@@ -191,15 +196,15 @@ def _chosen_first(game: Game, cfg: Config, cctx: Ctx, held: list[list[int]],
     rules = tuple(dict.fromkeys(r for w in waiting for r in w[0].get("rules", ()))) or cfg.rules
     options = [Option(f"p{w[1][0] + 1}", f"{_group_name(w[1])} first ({len(w[2])} waiting)", w[1][0])
                for w in waiting]
-    (first,) = yield from game.ask(Decision(chooser, "player", "choose_whose_abilities_resolve_first", options, 1, 1,
-                                            rules), cctx)
+    (first,) = yield from ask(game, Decision(chooser, "player", "choose_whose_abilities_resolve_first", options, 1, 1,
+                                             rules), cctx)
     pick = next(w for w in waiting if w[1][0] == first)
-    game.log("choice", f"P{chooser + 1} has {_group_name(pick[1])}'s waiting abilities resolved first", rules)
+    log(game, "choice", f"P{chooser + 1} has {_group_name(pick[1])}'s waiting abilities resolved first", rules)
     held.append(pick[1])
     return pick
 
 
-def _resolve_one(game: Game, cfg: Config, cctx: Ctx, held: list[list[int]]) -> Any:
+def _resolve_one(game: Play, cfg: Config, cctx: Ctx, held: list[list[int]]) -> Any:
     """The first player in the order with a pending ability (with `order_chosen_by`: the player
     whose batch was chosen) resolves one of them, choosing which when they have several."""
     game.triggers.check_state_triggers()
@@ -217,8 +222,8 @@ def _resolve_one(game: Game, cfg: Config, cctx: Ctx, held: list[list[int]]) -> A
     distinct = {(x.card_id, x.ability, x.source) for x in mine}
     if len(distinct) > 1:
         d = Decision(group[0], "one", "choose_pending_ability",
-                     [Option(f"t{x.pid}", game.describe_pending(x), x) for x in mine], 1, 1,
+                     [Option(f"t{x.pid}", describe_pending(game, x), x) for x in mine], 1, 1,
                      tuple(entry.get("rules", ())) or cfg.rules)
-        (pend,) = yield from game.ask(d, cctx)
+        (pend,) = yield from ask(game, d, cctx)
     yield from resolve_pending(game, pend, cctx)
     return True

@@ -11,17 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
+from interpreter.model.rulebook import CHOOSER
 from interpreter.state.objects import GameObject
+from interpreter.table.context import Ctx
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
-CHOOSER = "chooser"
-"""The name an `unchoosable` condition reads for the player who makes the choice."""
-
-
-def choosable(game: Game, candidates: list[Any], player: Any, ctx: Ctx) -> list[Any]:
+def choosable(game: Play, candidates: list[Any], player: Any, ctx: Ctx) -> list[Any]:
     """The candidates `player` may choose here: cards for which no applicable entry's condition
     holds (other items, such as zones or numbers, always stay)."""
     entries = game.rb.unchoosable
@@ -36,4 +33,4 @@ def choosable(game: Game, candidates: list[Any], player: Any, ctx: Ctx) -> list[
             if not (isinstance(c, GameObject) and any(e.cond(scope.with_it(c)) for e in applicable))]
 
 
-__all__ = ["CHOOSER", "choosable"]
+__all__ = ["choosable"]

@@ -34,16 +34,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.functions import cover_choices, cover_symbols, coverable, f_distinct_count, field_values
-from interpreter.state.objects import GameObject
+from interpreter.model.vocabulary import Step
+from interpreter.state.objects import GameObject, as_objects
+from interpreter.table.context import Ctx
+from interpreter.table.functions import cover_choices, cover_symbols, coverable, f_distinct_count, field_values
+from interpreter.table.views import zone_fully_visible
+from interpreter.timing import moves  # a module import: moves, replacement and payability use one another
 from interpreter.timing.choosable import choosable
-from interpreter.verbs.cards import as_objects
-from interpreter.verbs.flow import template_params
-from interpreter.verbs.registry import Step
+from interpreter.timing.runner import template_params
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
 SHORT_CHOICE: Final = ("allowed", "blocks_partial", "blocks")
 """The values of `choosing.short_choice`, in order of strictness."""
@@ -54,7 +55,7 @@ def _pool(step: Step, ctx: Ctx) -> list[Any]:
     return cands if isinstance(cands, list) else ([] if cands is None else [cands])
 
 
-def _candidates(game: Game, step: Step, ctx: Ctx, spent: set[int], pool: list[Any] | None = None) -> list[Any]:
+def _candidates(game: Play, step: Step, ctx: Ctx, spent: set[int], pool: list[Any] | None = None) -> list[Any]:
     """What a `choose` step may pick now: its pool less cards spent, filtered by `where`, less cards
     its chooser may not choose (`choosing.unchoosable`)."""
     a = step.args
@@ -75,7 +76,7 @@ def _available(step: Step, ctx: Ctx, cands: list[Any]) -> int:
     return len(cands)
 
 
-def _doable(game: Game, steps: tuple[Step, ...], ctx: Ctx, spent: set[int]) -> bool:
+def _doable(game: Play, steps: tuple[Step, ...], ctx: Ctx, spent: set[int]) -> bool:
     for step in steps:
         try:
             ok = _step_doable(game, step, ctx, spent)
@@ -86,7 +87,7 @@ def _doable(game: Game, steps: tuple[Step, ...], ctx: Ctx, spent: set[int]) -> b
     return True
 
 
-def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
+def _step_doable(game: Play, step: Step, ctx: Ctx, spent: set[int]) -> bool:
     verb, a = step.verb, step.args
     if verb == "choose":
         cands = _candidates(game, step, ctx, spent)
@@ -130,8 +131,8 @@ def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
             return False
         x, y = xs[0], ys[0]
         for card, other in ((x, y), (y, x)):
-            if game.move_refusal(card, other.zone, other.zone_player, ctx, kind=a.get("kind"), leaving=(other,),
-                                 replacements=True) is not None:
+            if moves.move_refusal(game, card, other.zone, other.zone_player, ctx, kind=a.get("kind"), leaving=(other,),
+                                  replacements=True) is not None:
                 return False
         spent.update((x.oid, y.oid))
         return True
@@ -165,7 +166,7 @@ def _step_doable(game: Game, step: Step, ctx: Ctx, spent: set[int]) -> bool:
     return True
 
 
-def _may_enter(game: Game, a: dict[str, Any], objs: list[GameObject], ctx: Ctx) -> bool:
+def _may_enter(game: Play, a: dict[str, Any], objs: list[GameObject], ctx: Ctx) -> bool:
     """Whether a `move` step's cards may all enter its zone: none is kept out by a placement
     restriction or, for a zone the step names of another player, by `zone_rules.owner_locked`."""
     if not game.rb.placement and not game.owner_locked:
@@ -173,7 +174,7 @@ def _may_enter(game: Game, a: dict[str, Any], objs: list[GameObject], ctx: Ctx) 
     zone = a["to"] if "to" in a else a["to_expr"](ctx)
     named = "player" in a
     player = a["player"](ctx) if named else ctx.you
-    return all(game.move_refusal(o, zone, player, ctx, kind=a.get("kind"), named=named) is None for o in objs)
+    return all(moves.move_refusal(game, o, zone, player, ctx, kind=a.get("kind"), named=named) is None for o in objs)
 
 
 def event_of(a: dict[str, Any], ctx: Ctx) -> dict[str, Any]:
@@ -185,7 +186,7 @@ def event_of(a: dict[str, Any], ctx: Ctx) -> dict[str, Any]:
     return event
 
 
-def event_happens(game: Game, a: dict[str, Any], event: dict[str, Any], ctx: Ctx,
+def event_happens(game: Play, a: dict[str, Any], event: dict[str, Any], ctx: Ctx,
                   spent: set[int] | None = None) -> bool:
     """Whether a `replaceable` step's `do` can be carried out for this event now (its `as` bound)."""
     name = a.get("as")
@@ -193,7 +194,7 @@ def event_happens(game: Game, a: dict[str, Any], event: dict[str, Any], ctx: Ctx
     return _doable(game, a.get("do", ()), inner, set() if spent is None else spent)
 
 
-def replacement_doable(game: Game, a: dict[str, Any], event: dict[str, Any], spec: dict[str, Any], ectx: Ctx,
+def replacement_doable(game: Play, a: dict[str, Any], event: dict[str, Any], spec: dict[str, Any], ectx: Ctx,
                        ctx: Ctx, spent: set[int] | None = None) -> bool:
     """Whether a replacement of a `replaceable` step's event could be carried out now: its `before`
     steps, then its `instead` steps, or the event with its `change` made."""
@@ -210,7 +211,7 @@ def replacement_doable(game: Game, a: dict[str, Any], event: dict[str, Any], spe
     return event_happens(game, a, changed, ctx, spent)
 
 
-def _replacements(game: Game, event: dict[str, Any]) -> list[tuple[Any, Ctx]]:
+def _replacements(game: Play, event: dict[str, Any]) -> list[tuple[Any, Ctx]]:
     """The replacement effects that would apply to an event now (none without any effect)."""
     if not (game.state.effects or game.replacing_abilities):
         return []
@@ -222,7 +223,7 @@ def _replacements(game: Game, event: dict[str, Any]) -> list[tuple[Any, Ctx]]:
 _CALL_DEPTH = 8  # templates calling templates: deeper than any rulebook nests them
 
 
-def _template_ctx(game: Game, a: dict[str, Any], ctx: Ctx) -> Ctx | None:
+def _template_ctx(game: Play, a: dict[str, Any], ctx: Ctx) -> Ctx | None:
     """The scope a template call runs in, or None when its arguments depend on values bound only
     while the effect resolves (decided then)."""
     try:
@@ -231,14 +232,14 @@ def _template_ctx(game: Game, a: dict[str, Any], ctx: Ctx) -> Ctx | None:
         return None
 
 
-def can_pay(game: Game, steps: tuple[Step, ...], ctx: Ctx) -> bool:
+def can_pay(game: Play, steps: tuple[Step, ...], ctx: Ctx) -> bool:
     """Whether every step of a cost can be done now (nothing is changed by asking)."""
     if not steps:
         return True
     return _doable(game, steps, ctx.child(), set())
 
 
-def choices_allow_play(game: Game, effect: tuple[Step, ...], ctx: Ctx, depth: int = 0) -> bool:
+def choices_allow_play(game: Play, effect: tuple[Step, ...], ctx: Ctx, depth: int = 0) -> bool:
     """Whether the effect's own set-number choices let its ability be played, by the rulebook's
     `choosing.short_choice` (see the module docstring). Only the effect's top-level choices are
     judged, and those of the templates with `text_choices` it calls at its top level (a keyword's
@@ -265,7 +266,7 @@ def choices_allow_play(game: Game, effect: tuple[Step, ...], ctx: Ctx, depth: in
                 continue  # "up to N": any number, none included
             pool = _pool(step, ctx)
             player = a["player"](ctx)
-            if any(isinstance(c, GameObject) and not game.zone_fully_visible(c, player) for c in pool):
+            if any(isinstance(c, GameObject) and not zone_fully_visible(game, c, player) for c in pool):
                 continue  # a search of cards the chooser cannot all see may find nothing
             cands = _candidates(game, step, ctx, set(), pool)
         except Exception:  # noqa: BLE001 - depends on values bound while resolving: decided then
@@ -273,3 +274,11 @@ def choices_allow_play(game: Game, effect: tuple[Step, ...], ctx: Ctx, depth: in
         if _available(step, ctx, cands) < lo and (rule == "blocks" or cands):
             return False
     return True
+
+
+def cost_payable(game: Play, card: GameObject, kind: str) -> bool:
+    """Whether the card has an ability of this kind (a rulebook ability kind) whose cost its controller
+    can pay now (the function `payable`)."""
+    engine_kind = game.kind_of.get(kind, kind)
+    return any(can_pay(game, ab.cost, Ctx(game, None, you=card.controller, this=card, rules=ab.rules, ability=ab))
+               for ab in game.abilities_of(card) if ab.kind == engine_kind)

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.decisions import Decision, Option
-from interpreter.loader.model import ability_label
-from interpreter.timing.abilities import ability_objects, activate, gate_ok, limit_ok, playable
+from interpreter.derive.abilities import ability_objects, gate_ok, limit_ok
+from interpreter.model.rulebook import ability_label
+from interpreter.state.decisions import Decision, Option
+from interpreter.table.context import Ctx
+from interpreter.table.log import log
+from interpreter.table.views import describe
+from interpreter.timing.abilities import activate, playable
+from interpreter.timing.check_timing import check_timing
+from interpreter.timing.runner import ask, automatic, run
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
 
 ACTION_KINDS: dict[str, tuple[str, str]] = {
@@ -42,7 +47,7 @@ of the generated reference (docs/reference.md); tests/test_reference.py checks i
 rulebook schema allows."""
 
 
-def legal_actions(game: Game, player: int, action_ids: list[str], ctx: Ctx) -> list[Option]:
+def legal_actions(game: Play, player: int, action_ids: list[str], ctx: Ctx) -> list[Option]:
     options: list[Option] = []
     pctx = ctx.child(you=player)
     pctx.you = player
@@ -53,7 +58,7 @@ def legal_actions(game: Game, player: int, action_ids: list[str], ctx: Ctx) -> l
             for card in cands or []:
                 cctx = pctx.with_it(card)
                 if act.legal is None or act.legal(cctx):
-                    options.append(Option(f"{aid}:c{card.oid}", f"{aid} {game.describe(card)}", (act, card, None)))
+                    options.append(Option(f"{aid}:c{card.oid}", f"{aid} {describe(game, card)}", (act, card, None)))
         elif act.kind == "activate":
             for obj in ability_objects(game, None):
                 if obj.controller != player:
@@ -67,7 +72,7 @@ def legal_actions(game: Game, player: int, action_ids: list[str], ctx: Ctx) -> l
                     if playable(game, ab, actx):
                         offered.add(ab.index)
                         options.append(Option(f"{aid}:c{obj.oid}:a{ab.index}",
-                                              f"{aid} {game.describe(obj)} {ability_label(ab)}", (act, obj, ab)))
+                                              f"{aid} {describe(game, obj)} {ability_label(ab)}", (act, obj, ab)))
         elif act.kind == "declare":
             # An action tied to no card (e.g. declaring something), legal while `legal` holds.
             if act.legal is None or act.legal(pctx):
@@ -75,7 +80,7 @@ def legal_actions(game: Game, player: int, action_ids: list[str], ctx: Ctx) -> l
     return options
 
 
-def play_timing(game: Game, player: int | list[int], action_ids: list[str], ctx: Ctx,
+def play_timing(game: Play, player: int | list[int], action_ids: list[str], ctx: Ctx,
                 in_order: bool = False) -> Any:
     """Play timing for one player, who acts until they pass; or for several (a list), asked in turn
     from the first: an action passes the turn to the next player, and play timing ends when every
@@ -104,14 +109,14 @@ def play_timing(game: Game, player: int | list[int], action_ids: list[str], ctx:
         i += 1
 
 
-def _act_or_pass(game: Game, player: int, action_ids: list[str], ctx: Ctx, *, restartable: bool,
+def _act_or_pass(game: Play, player: int, action_ids: list[str], ctx: Ctx, *, restartable: bool,
                  once: bool = False) -> Any:
     """One play timing decision and the action taken; whether the player acted and play timing goes
     on (`repeat_after_action`, or `once`: the caller decides)."""
     cfg = game.rb.timing.get("play_timing") or {}
     rules = tuple(cfg.get("rules", ()))
     if cfg.get("check_timing_first", True):
-        yield from game.check_timing(ctx)
+        yield from check_timing(game, ctx)
         if game.state.halted():
             return False
     options = legal_actions(game, player, action_ids, ctx)
@@ -119,21 +124,21 @@ def _act_or_pass(game: Game, player: int, action_ids: list[str], ctx: Ctx, *, re
     if len(options) == 1:
         choice = None
         if game.show_automatic:
-            yield from game.automatic(Decision(player, "play", "play_timing", options, 1, 1, rules))
+            yield from automatic(game, Decision(player, "play", "play_timing", options, 1, 1, rules))
     else:
-        (choice,) = yield from game.ask(Decision(player, "play", "play_timing", options, 1, 1, rules), ctx,
-                                        restartable=restartable)
+        (choice,) = yield from ask(game, Decision(player, "play", "play_timing", options, 1, 1, rules), ctx,
+                                   restartable=restartable)
     if choice is None:
-        game.log("pass", f"P{player + 1} passes", rules)
+        log(game, "pass", f"P{player + 1} passes", rules)
         return False
     act, obj, ab = choice
     if ab is not None:
         yield from activate(game, obj, ab, player, ctx)
     elif obj is None:
-        game.log("declare", f"P{player + 1} declares {act.id}", act.rules)
-        yield from game.run(act.steps, Ctx(game, None, you=player, rules=act.rules))
+        log(game, "declare", f"P{player + 1} declares {act.id}", act.rules)
+        yield from run(game, act.steps, Ctx(game, None, you=player, rules=act.rules))
     else:
-        game.log("play", f"P{player + 1} plays {game.describe(obj)}", act.rules)
+        log(game, "play", f"P{player + 1} plays {describe(game, obj)}", act.rules)
         actx = Ctx(game, None, you=player, this=obj, rules=act.rules)
-        yield from game.run(act.steps, actx)
+        yield from run(game, act.steps, actx)
     return (once or cfg.get("repeat_after_action", True)) and not game.state.halted()

@@ -14,29 +14,28 @@ Besides, it may be `optional` (its master is asked), have a `cost` (steps paid w
 is offered only if they can be paid) and, as a card's ability, a use limit (keyword kind `limit`),
 counted when it is taken. Each replacement applies at most once to the same event; among several,
 the affected card's controller (or, with no card, the event's `player`) chooses which applies first,
-then again among those left. Card moves are offered to them by Game.move_card (`instead` only); any
+then again among those left. Card moves are offered to them by timing/moves.move_card (`instead` only); any
 other event a rulebook declares is offered by the `replaceable` verb.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.decisions import Decision, Option
+from interpreter.derive.abilities import ability_objects, gate_ok, limit_ok
+from interpreter.derive.effects import effect_dormant, effect_scope
+from interpreter.model.rulebook import REPLACING
+from interpreter.state.decisions import Decision, Option
 from interpreter.state.objects import GameObject
-from interpreter.timing.abilities import ability_objects, count_use, gate_ok, limit_ok, pay_cost
+from interpreter.table.context import Ctx
+from interpreter.table.log import log
+from interpreter.timing.abilities import count_use, pay_cost
 from interpreter.timing.payability import can_pay, event_happens, replacement_doable
+from interpreter.timing.runner import ask, ask_yes_no, run
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
-REPLACING: Final = ("instead", "change", "before", "after")  # the keys that make a description replace
-
-
-def replaces(spec: dict[str, Any] | None) -> bool:
-    """Whether a continuous ability's effect description is a replacement effect."""
-    return bool(spec) and "event" in spec and any(k in spec for k in REPLACING)  # type: ignore[operator]
 
 
 class _Printed:
@@ -54,7 +53,7 @@ class _Printed:
         self.ab = ab
 
 
-def _printed(game: Game, event: dict[str, Any], applied: set[Any], keys: tuple[str, ...]) -> list[tuple[Any, Ctx]]:
+def _printed(game: Play, event: dict[str, Any], applied: set[Any], keys: tuple[str, ...]) -> list[tuple[Any, Ctx]]:
     out: list[tuple[Any, Ctx]] = []
     for obj in ability_objects(game, None):
         for ab in game.abilities_of(obj):
@@ -70,21 +69,21 @@ def _printed(game: Game, event: dict[str, Any], applied: set[Any], keys: tuple[s
     return out
 
 
-def _payable(game: Game, spec: dict[str, Any], ectx: Ctx) -> bool:
+def _payable(game: Play, spec: dict[str, Any], ectx: Ctx) -> bool:
     """A replacement with a cost is offered only if the cost can be paid now (an optional one whose
     choice cannot be made does not apply)."""
     cost = spec.get("cost")
     return not cost or can_pay(game, cost, ectx)
 
 
-def _candidates(game: Game, event: dict[str, Any], applied: set[Any],
+def _candidates(game: Play, event: dict[str, Any], applied: set[Any],
                 keys: tuple[str, ...] = REPLACING) -> list[tuple[Any, Ctx]]:
     cands: list[tuple[Any, Ctx]] = []
     for eff in game.state.effects:
         if eff.kind != "replacement" or eff.eid in applied or eff.spec.get("event") != event["type"] \
-                or game.effect_dormant(eff):
+                or effect_dormant(game, eff):
             continue
-        ectx = game.effect_scope(eff, event, eff.spec.get("rules", ()))
+        ectx = effect_scope(game, eff, event, eff.spec.get("rules", ()))
         cond = eff.spec.get("if")
         if (cond is None or cond(ectx)) and _payable(game, eff.spec, ectx):
             cands.append((eff, ectx))
@@ -93,7 +92,7 @@ def _candidates(game: Game, event: dict[str, Any], applied: set[Any],
     return cands
 
 
-def candidates(game: Game, event: dict[str, Any]) -> list[tuple[Any, Ctx]]:
+def candidates(game: Play, event: dict[str, Any]) -> list[tuple[Any, Ctx]]:
     """Every replacement effect that would apply to this event now (each with its context)."""
     return _candidates(game, event, set())
 
@@ -108,23 +107,23 @@ def _chooser(event: dict[str, Any], cands: list[tuple[Any, Ctx]]) -> int:
     return int(cands[0][0].master)
 
 
-def _pick(game: Game, event: dict[str, Any], cands: list[tuple[Any, Ctx]], ctx: Ctx) -> Any:
+def _pick(game: Play, event: dict[str, Any], cands: list[tuple[Any, Ctx]], ctx: Ctx) -> Any:
     """The replacement that applies next: the only one, or the one the affected player chooses."""
     if len(cands) == 1:
         return cands[0]
     d = Decision(_chooser(event, cands), "one", "choose_replacement",
                  [Option(f"r{e.eid}", f"replacement from {e.source_card or 'the rules'}", (e, c))
                   for e, c in cands], 1, 1, cands[0][1].rules)
-    (picked,) = yield from game.ask(d, ctx)
+    (picked,) = yield from ask(game, d, ctx)
     return picked
 
 
-def _take(game: Game, eff: Any, ectx: Ctx, ask: bool = True) -> Any:
+def _take(game: Play, eff: Any, ectx: Ctx, ask: bool = True) -> Any:
     """Ask an optional replacement's master (unless `ask` is off: it is the only way), pay its cost
     and count its use; returns whether it is taken."""
     spec = eff.spec
     if spec.get("optional") and ask:
-        yes = yield from game.ask_yes_no(eff.master, "apply_replacement", ectx)
+        yes = yield from ask_yes_no(game, eff.master, "apply_replacement", ectx)
         if not yes:
             return False
     if spec.get("cost"):
@@ -138,14 +137,14 @@ def _take(game: Game, eff: Any, ectx: Ctx, ask: bool = True) -> Any:
     return True
 
 
-def would_replace(game: Game, event: dict[str, Any]) -> bool:
+def would_replace(game: Play, event: dict[str, Any]) -> bool:
     """Whether a replacement would take the place of this card move now (`instead`): one whose
     condition holds and whose cost can be paid, an optional one too (its master may take it). Asked
     without changing anything, before a swap moves either card."""
     return bool(_candidates(game, event, set(), ("instead",)))
 
 
-def try_replace(game: Game, event: dict[str, Any], ctx: Ctx) -> Any:
+def try_replace(game: Play, event: dict[str, Any], ctx: Ctx) -> Any:
     """A card move offered to the replacements that take its place (`instead`); returns whether one
     did."""
     applied = event.setdefault("_applied", set())
@@ -156,13 +155,13 @@ def try_replace(game: Game, event: dict[str, Any], ctx: Ctx) -> Any:
     applied.add(eff.eid)
     if not (yield from _take(game, eff, ectx)):
         return False
-    game.log("replace", f"{event['type']} is replaced", ectx.rules)
-    yield from game.run(eff.spec.get("before", ()), ectx)
-    yield from game.run(eff.spec.get("instead", ()), ectx)
+    log(game, "replace", f"{event['type']} is replaced", ectx.rules)
+    yield from run(game, eff.spec.get("before", ()), ectx)
+    yield from run(game, eff.spec.get("instead", ()), ectx)
     return True
 
 
-def offer(game: Game, event: dict[str, Any], ctx: Ctx, step: dict[str, Any] | None = None) -> Any:
+def offer(game: Play, event: dict[str, Any], ctx: Ctx, step: dict[str, Any] | None = None) -> Any:
     """An event about to happen, offered to every replacement that applies to it, one at a time in
     the affected player's order, each at most once. Returns (whether it was replaced by `instead`,
     the `after` steps to run once it has happened, each with its context); `event` holds the values
@@ -185,16 +184,16 @@ def offer(game: Game, event: dict[str, Any], ctx: Ctx, step: dict[str, Any] | No
         if not (yield from _take(game, eff, ectx, ask=not needed)):
             continue
         spec = eff.spec
-        yield from game.run(spec.get("before", ()), ectx)
+        yield from run(game, spec.get("before", ()), ectx)
         if "instead" in spec:
-            game.log("replace", f"{event['type']} is replaced", ectx.rules)
-            yield from game.run(spec["instead"], ectx)
+            log(game, "replace", f"{event['type']} is replaced", ectx.rules)
+            yield from run(game, spec["instead"], ectx)
             return True, afters
         changed = {k: f(ectx) for k, f in (spec.get("change") or {}).items()}
         if changed:
             event.update(changed)
-            game.log("replace", f"{event['type']} is changed: "
-                     + ", ".join(f"{k} {_shown(v)}" for k, v in changed.items()), ectx.rules)
+            log(game, "replace", f"{event['type']} is changed: "
+                + ", ".join(f"{k} {_shown(v)}" for k, v in changed.items()), ectx.rules)
         if spec.get("after"):
             afters.append((spec["after"], ectx))
     return False, afters

@@ -17,23 +17,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.decisions import Decision, Option
-from interpreter.loader.model import Ability, ability_label
+from interpreter.derive.abilities import ability_objects, conditions_hold, gate_ok, limit_ok
+from interpreter.model.rulebook import Ability, ability_label
+from interpreter.state.decisions import Decision, Option
 from interpreter.state.objects import GameObject
-from interpreter.timing.abilities import (
-    ability_objects,
-    conditions_hold,
-    count_use,
-    gate_ok,
-    limit_ok,
-    pay_cost,
-    run_effect,
-)
+from interpreter.table.context import Ctx
+from interpreter.table.log import log
+from interpreter.table.views import describe
+from interpreter.timing.abilities import count_use, pay_cost, run_effect
 from interpreter.timing.payability import can_pay
+from interpreter.timing.runner import ask
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
 
 def playing(kind: str, card: Any, player: int, ab: Ability | None = None) -> dict[str, Any]:
@@ -42,13 +38,13 @@ def playing(kind: str, card: Any, player: int, ab: Ability | None = None) -> dic
             "keywords": list(ab.keywords) if ab is not None else [], "negated": False}
 
 
-def opens_after_cost(game: Game, ab: Ability) -> bool:
+def opens_after_cost(game: Play, ab: Ability) -> bool:
     """Whether playing this ability opens a response window once its cost is paid."""
     cfg = game.rb.timing.get("responses") or {}
     return game.responses_possible and ab.kind in (cfg.get("after_cost_of") or ())
 
 
-def _players(game: Game, ctx: Ctx) -> list[int]:
+def _players(game: Play, ctx: Ctx) -> list[int]:
     cfg = game.rb.timing.get("responses") or {}
     fn = cfg.get("compiled_players")
     if fn is not None:
@@ -58,7 +54,7 @@ def _players(game: Game, ctx: Ctx) -> list[int]:
     return everyone if tp is None else [tp] + [p for p in everyone if p != tp]
 
 
-def _options(game: Game, player: int, targets: list[dict[str, Any]]) -> list[Option]:
+def _options(game: Play, player: int, targets: list[dict[str, Any]]) -> list[Option]:
     may = (game.rb.timing.get("responses") or {}).get("compiled_may_answer")
     if may is not None:  # who may answer what (e.g. only the players beside its master)
         targets = [t for t in targets if may(Ctx(game, None, you=player, vars={"target": t}))]
@@ -80,17 +76,17 @@ def _options(game: Game, player: int, targets: list[dict[str, Any]]) -> list[Opt
                                              vars={"target": t}))]
             if answerable:
                 options.append(Option(f"respond:c{obj.oid}:a{ab.index}",
-                                      f"present {game.describe(obj)} {ability_label(ab)}", (obj, ab, answerable)))
+                                      f"present {describe(game, obj)} {ability_label(ab)}", (obj, ab, answerable)))
     return options
 
 
-def _label(game: Game, item: dict[str, Any]) -> str:
+def _label(game: Play, item: dict[str, Any]) -> str:
     card = item["card"]
-    name = game.describe(card) if isinstance(card, GameObject) else "?"
+    name = describe(game, card) if isinstance(card, GameObject) else "?"
     return name if item["kind"] == "card" else f"{item['kind']} of {name}"
 
 
-def window(game: Game, item: dict[str, Any], ctx: Ctx) -> Any:
+def window(game: Play, item: dict[str, Any], ctx: Ctx) -> Any:
     """Run the response window for `item` (something being played); returns whether it was negated."""
     cfg = game.rb.timing.get("responses")
     if not cfg or not game.responses_possible or game.state.halted():
@@ -104,18 +100,18 @@ def window(game: Game, item: dict[str, Any], ctx: Ctx) -> Any:
             if not options:
                 continue
             options.append(Option("pass", "pass", None))
-            (choice,) = yield from game.ask(Decision(p, "one", "present_response", options, 1, 1, rules), ctx)
+            (choice,) = yield from ask(game, Decision(p, "one", "present_response", options, 1, 1, rules), ctx)
             if choice is None:
                 continue
             obj, ab, answerable = choice
             target = answerable[0]
             if len(answerable) > 1:
-                (target,) = yield from game.ask(Decision(
+                (target,) = yield from ask(game, Decision(
                     p, "one", "response_target",
                     [Option(f"target{i}", _label(game, t), t) for i, t in enumerate(answerable)], 1, 1, rules), ctx)
             actx = Ctx(game, None, you=p, this=obj, rules=ab.rules, ability=ab, vars={"target": target})
-            game.log("respond", f"P{p + 1} presents {ability_label(ab)} of {game.describe(obj)} against "
-                                f"{_label(game, target)}", ab.rules)
+            log(game, "respond", f"P{p + 1} presents {ability_label(ab)} of {describe(game, obj)} against "
+                                 f"{_label(game, target)}", ab.rules)
             yield from pay_cost(game, ab.cost, actx)
             count_use(game, obj, ab)
             stack.append((playing("response", obj, p, ab), obj, ab, target, p))
@@ -128,15 +124,15 @@ def window(game: Game, item: dict[str, Any], ctx: Ctx) -> Any:
             break
         now = game.state.objects.get(obj.oid)
         if resp["negated"]:
-            game.log("respond", f"{ability_label(ab)} of {game.describe(obj)} was negated and does nothing", ab.rules)
+            log(game, "respond", f"{ability_label(ab)} of {describe(game, obj)} was negated and does nothing", ab.rules)
             continue
         # 11.2.3.4: its condition keywords are checked again, on the card as it last was if its cost
         # moved it (a cancel that discards itself).
         if ab.conditions and not conditions_hold(game, now or obj, ab, ab.conditions):
-            game.log("respond", f"{ability_label(ab)} of {game.describe(obj)}: its conditions no longer hold",
-                     ab.rules)
+            log(game, "respond", f"{ability_label(ab)} of {describe(game, obj)}: its conditions no longer hold",
+                ab.rules)
             continue
-        game.log("respond", f"{ability_label(ab)} of {game.describe(obj)} is processed", ab.rules)
+        log(game, "respond", f"{ability_label(ab)} of {describe(game, obj)} is processed", ab.rules)
         yield from run_effect(game, ab, Ctx(game, None, you=p, this=now or obj, rules=ab.rules, ability=ab,
                                             vars={"target": target}))
     return bool(item["negated"])

@@ -5,79 +5,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
-from interpreter.loader.model import RuleProcess
-from interpreter.timing.watch import ANY_PLAYER, ZONE_VAR
+from interpreter.derive.idle import Binding, IdleBindings, KeptBindings
+from interpreter.model.rulebook import RuleProcess
+from interpreter.table.context import Ctx
+from interpreter.table.log import log
+from interpreter.table.reads import ANY_PLAYER, ZONE_VAR
+from interpreter.timing import events  # a module import: events and rule processing use one another
+from interpreter.timing.outcomes import finalize_outcomes, loop_draw
+from interpreter.timing.runner import run
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
 
-class IdleBindings:
-    """Rule-process bindings whose condition was false, until a (zone, player) place they read
-    changes. Rule processes are checked after every action, and almost always nothing they read
-    has changed.
-
-    Only conditions that read nothing but zones, cards and their bound player and zone are kept
-    (`RuleProcess.zone_only`): the game reports every change to a place (`changed`), and a change
-    to what continuous effects make of cards clears everything (`changed_all`). A condition that
-    reads a variable, a status, a pending ability, the turn or a positional name such as `you` or
-    `node` is evaluated every time, since those change in many places that report nothing.
-
-    A binding is known by a number (`number`), not by its (process, player, zone) key, and whether
-    it is idle is a flag at that index: it is looked up for every binding at every check."""
-
-    __slots__ = ("idle", "readers", "effects", "places", "numbers", "lists")
-
-    def __init__(self) -> None:
-        self.idle: list[bool] = []  # binding -> idle
-        # Places are kept as the tuple objects they came in (typed Any): a typed tuple would be
-        # unpacked by a compiled build and built again for every dict lookup.
-        self.readers: dict[Any, set[int]] = {}
-        self.effects: Any = None
-        self.places: dict[int, list[Any] | None] = {}  # binding -> `_places`
-        self.numbers: dict[tuple[Any, ...], int] = {}  # (process id, player, zone) -> binding
-        self.lists: dict[int, KeptBindings] = {}  # `_bindings`' lists (id of the process list -> kept)
-
-    def number(self, key: tuple[Any, ...]) -> int:
-        n = self.numbers.get(key)
-        if n is None:
-            n = self.numbers[key] = len(self.numbers)
-            self.idle.append(False)
-        return n
-
-    def idle_keys(self) -> set[tuple[Any, ...]]:
-        """The (process id, player, zone) keys of the idle bindings, for tests and debugging."""
-        keys = {n: k for k, n in self.numbers.items()}
-        return {keys[n] for n, idle in enumerate(self.idle) if idle}
-
-    def changed(self, key: Any) -> None:
-        """A (zone, player) place changed: the bindings that read it are checked again."""
-        readers = self.readers
-        gone = readers.get(key)
-        if gone is not None:
-            del readers[key]
-            idle = self.idle
-            for n in gone:
-                idle[n] = False
-
-    def changed_all(self) -> None:
-        self.idle = [False] * len(self.idle)
-        self.readers.clear()
-
-    def mark(self, binding: int, keys: list[Any]) -> None:
-        """A binding's condition is false until one of these (zone, player) places changes."""
-        self.idle[binding] = True
-        readers = self.readers
-        for k in keys:
-            waiting = readers.get(k)
-            if waiting is None:
-                readers[k] = {binding}
-            else:
-                waiting.add(binding)
-
-
-def _places(game: Game, proc: RuleProcess, p: Any, z: Any) -> list[Any] | None:
+def _places(game: Play, proc: RuleProcess, p: Any, z: Any) -> list[Any] | None:
     """The (zone, player) places one binding of a process reads (None: cannot tell)."""
     if proc.watch_keys is None:
         return None
@@ -98,24 +39,7 @@ def _places(game: Game, proc: RuleProcess, p: Any, z: Any) -> list[Any] | None:
     return out
 
 
-Binding = tuple[RuleProcess, Any, Any, int]
-"""One binding of a process: the process, its player `p`, its zone `z` and its number in `IdleBindings`."""
-
-
-class KeptBindings:
-    """One process list's bindings, kept per assignment of the roles (`_bindings`)."""
-
-    __slots__ = ("procs", "version", "by_roles", "current")
-
-    def __init__(self, procs: list[RuleProcess], version: int,
-                 by_roles: dict[tuple[tuple[str, int], ...], list[Binding]], current: list[Binding]) -> None:
-        self.procs = procs  # the list itself: an id alone may be reused once the list is gone
-        self.version = version  # the game's global version when `current` was last checked
-        self.by_roles = by_roles
-        self.current = current
-
-
-def applicable(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[RuleProcess, Ctx]]:
+def applicable(game: Play, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[RuleProcess, Ctx]]:
     """Every (process, binding) whose condition holds now. A binding whose places have not
     changed since its condition last failed is not evaluated again."""
     batch = []
@@ -143,7 +67,7 @@ def applicable(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[Rul
     return batch
 
 
-def _bindings(game: Game, procs: list[RuleProcess], ctx: Ctx) -> list[Binding]:
+def _bindings(game: Play, procs: list[RuleProcess], ctx: Ctx) -> list[Binding]:
     """Every (process, player, zone, binding number) to check, in order. When every process's lists
     depend on the roles alone they are kept per assignment of the roles (a turn usually swaps the
     same two back and forth), checked against the roles only when something global changed."""
@@ -189,14 +113,14 @@ def _binding_list(proc: RuleProcess, fn: Any, ctx: Ctx, lists: dict[Any, list[An
     return out
 
 
-def run_processes(game: Game, procs: list[RuleProcess], ctx: Ctx) -> Any:
+def run_processes(game: Play, procs: list[RuleProcess], ctx: Ctx) -> Any:
     """Run rule processes until none applies; returns whether any ran."""
     any_done = False
     rounds = 0
     while not game.state.over():
         if rounds == 1000:
             if applicable(game, procs, ctx):
-                game.loop_draw("rule processing")
+                loop_draw(game, "rule processing")
             break
         did = yield from run_batch(game, procs, ctx)
         if not did:
@@ -206,7 +130,7 @@ def run_processes(game: Game, procs: list[RuleProcess], ctx: Ctx) -> Any:
     return any_done
 
 
-def run_batch(game: Game, procs: list[RuleProcess], ctx: Ctx, first_only: bool = False) -> Any:
+def run_batch(game: Play, procs: list[RuleProcess], ctx: Ctx, first_only: bool = False) -> Any:
     """Carry out every applicable process at once (one simultaneous action), or with `first_only`
     the first that applies; returns whether any was carried out."""
     batch = applicable(game, procs, ctx)
@@ -214,21 +138,21 @@ def run_batch(game: Game, procs: list[RuleProcess], ctx: Ctx, first_only: bool =
         return False
     if first_only:
         batch = batch[:1]
-    outer = game._collecting
-    outer_interrupt = game._in_interrupt
-    game._collecting = []
-    game._in_interrupt = True  # the batch is one simultaneous action: no interrupt inside it
+    outer = game.collecting
+    outer_interrupt = game.in_interrupt
+    game.collecting = []
+    game.in_interrupt = True  # the batch is one simultaneous action: no interrupt inside it
     try:
         for proc, pctx in batch:
-            game.log("rule", f"rule process {proc.id}", proc.rules)
-            yield from game.run(proc.steps, pctx)
+            log(game, "rule", f"rule process {proc.id}", proc.rules)
+            yield from run(game, proc.steps, pctx)
     finally:
-        outcomes, game._collecting = game._collecting, outer
-        game._in_interrupt = outer_interrupt
+        outcomes, game.collecting = game.collecting, outer
+        game.in_interrupt = outer_interrupt
     if outcomes:
-        game.finalize_outcomes(outcomes, tuple(r for proc, _ in batch for r in proc.rules))
+        finalize_outcomes(game, outcomes, tuple(r for proc, _ in batch for r in proc.rules))
     if not outer_interrupt and not game.state.over():
         # What the batch did may call for an interrupt it held back (a deck emptied by a process
         # must be refreshed at once, not at the next move).
-        yield from game.interrupts(ctx)
+        yield from events.interrupts(game, ctx)
     return True

@@ -4,38 +4,29 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
-from interpreter.state.objects import GameObject
-from interpreter.verbs.registry import Gen, verb
+from interpreter.derive.changes import touched
+from interpreter.model.vocabulary import Gen
+from interpreter.state.objects import GameObject, as_objects
+from interpreter.table.context import Ctx
+from interpreter.table.log import log
+from interpreter.table.views import describe, describe_target
+from interpreter.timing.events import emit, interrupts, simultaneously
+from interpreter.timing.moves import log_refused, move_card, move_refusal, redirect, set_state, shuffle_zone, stack_onto
+from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
 
-def as_objects(v: Any) -> list[GameObject]:
-    if v is None:
-        return []
-    if isinstance(v, GameObject):
-        return [v]
-    if isinstance(v, int):
-        return []  # a player (an effect on a player's values affects no card)
-    return [o for o in v if isinstance(o, GameObject)]
-
-
-def in_zones(game: Game, objs: list[GameObject]) -> list[GameObject]:
+def in_zones(game: Play, objs: list[GameObject]) -> list[GameObject]:
     """The objects still in a zone. One that has left became a new object; what is done to the old
     one is skipped (an impossible action), and its last known information stays as it was, which
     state copies rely on: they share it."""
     return [o for o in objs if o.oid in game.state.objects]
 
 
-@verb("move", {"cards": "expr", "to": "zone?", "to_expr": "expr?", "player": "expr?",
-               "position": "enum:top|bottom?", "face": "enum:up|down?", "orientation": "str?",
-               "mark": "name?", "as": "name?", "shuffle": "bool?", "redirect": "bool?", "kind": "move_kind?"},
-      reads="put {cards} into [the {to}][{to_expr}][ of {~player}][ at the {position}][ face {face}]"
-            "[ in orientation {orientation}][, in random order{?shuffle}][, marked {mark}]"
-            "[ (a move of kind {kind})][, called {as}]")
-def v_move(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("move")
+def v_move(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Move cards to a zone, one at a time, each becoming a new object unless the rulebook keeps
     identity between the two zones. Replacement effects run around each card; a card that a
     placement restriction (of moves of `kind` too) keeps out does not move. A move of several cards
@@ -59,21 +50,21 @@ def v_move(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     if a.get("shuffle"):
         objs = list(objs)
         game.state.rng.shuffle(objs)
-        game.log("shuffle", f"{len(objs)} cards shuffled before moving to {zone}", ctx.rules, chance=True)
+        log(game, "shuffle", f"{len(objs)} cards shuffled before moving to {zone}", ctx.rules, chance=True)
     states: dict[str, str] = {}
     if "face" in a:
         states["face"] = a["face"]
     if "orientation" in a:
         states["orientation"] = a["orientation"]
     each = _move_each(game, a, objs, zone, player, states, ctx)
-    moved = (yield from game.simultaneously(each, ctx)) if len(objs) > 1 else (yield from each)
+    moved = (yield from simultaneously(game, each, ctx)) if len(objs) > 1 else (yield from each)
     if game.state.over():
         return
     if "as" in a:
         ctx.set(a["as"], moved)
 
 
-def _move_each(game: Game, a: dict[str, Any], objs: list[GameObject], zone: str, player: Any,
+def _move_each(game: Play, a: dict[str, Any], objs: list[GameObject], zone: str, player: Any,
                states: dict[str, str], ctx: Ctx) -> Gen:
     """The cards of one `move`, one after the other; returns their new objects."""
     moved: list[GameObject] = []
@@ -82,14 +73,14 @@ def _move_each(game: Game, a: dict[str, Any], objs: list[GameObject], zone: str,
             continue  # already gone: an impossible action is skipped
         dest = zone
         if a.get("redirect"):
-            dest = game.redirect(obj, dest, ctx)
+            dest = redirect(game, obj, dest, ctx)
         if game.owner_locked and "player" in a and player is not None and player != obj.owner \
                 and not game.rb.zones[dest].shared:
-            game.log("move", f"{game.describe(obj)} cannot go into P{player + 1}'s {dest}: it does not move "
-                             f"(a card goes only into its owner's zones)", ctx.rules)
+            log(game, "move", f"{describe(game, obj)} cannot go into P{player + 1}'s {dest}: it does not move "
+                              f"(a card goes only into its owner's zones)", ctx.rules)
             continue
-        new = yield from game.move_card(obj, dest, player, ctx, position=a.get("position", "top"),
-                                        states=states, mark=a.get("mark"), kind=a.get("kind"))
+        new = yield from move_card(game, obj, dest, player, ctx, position=a.get("position", "top"),
+                                   states=states, mark=a.get("mark"), kind=a.get("kind"))
         if new is not None:
             moved.append(new)
         if game.state.over():
@@ -97,36 +88,33 @@ def _move_each(game: Game, a: dict[str, Any], objs: list[GameObject], zone: str,
     return moved
 
 
-@verb("shuffle", {"zone": "zone?", "zone_expr": "expr?", "player": "expr"},
-      reads="shuffle {player's} [{zone}][{zone_expr}]")
-def v_shuffle(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("shuffle")
+def v_shuffle(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Randomise the order of a zone (a chance event, logged).
 
     Example:
         shuffle: {zone: deck, player: you}
     """
     zone = a["zone"] if "zone" in a else a["zone_expr"](ctx)
-    game.shuffle_zone(zone, a["player"](ctx), ctx)
+    shuffle_zone(game, zone, a["player"](ctx), ctx)
     return
     yield
 
 
-@verb("set_state", {"cards": "expr", "state": "state", "value": "str"},
-      reads="set the {state} of {cards} to {value}")
-def v_set_state(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("set_state")
+def v_set_state(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Put cards into a placement state; a card already in it is left alone (nothing happens).
 
     Example:
         set_state: {cards: "cards('field', you)", state: face, value: down}
     """
     for obj in as_objects(a["cards"](ctx)):
-        game.set_state(obj, a["state"], a["value"], ctx)
-    yield from game.interrupts(ctx)
+        set_state(game, obj, a["state"], a["value"], ctx)
+    yield from interrupts(game, ctx)
 
 
-@verb("place_under", {"cards": "expr", "under": "expr"},
-      reads="put {cards} under {under}")
-def v_place_under(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("place_under")
+def v_place_under(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Move cards into the zone of a card and stack them under it (several cards: one simultaneous
     step, as a `move`).
 
@@ -138,21 +126,20 @@ def v_place_under(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         return
     objs = as_objects(a["cards"](ctx))
     each = _place_each(game, objs, holders[0], ctx)
-    yield from (game.simultaneously(each, ctx) if len(objs) > 1 else each)
+    yield from (simultaneously(game, each, ctx) if len(objs) > 1 else each)
 
 
-def _place_each(game: Game, objs: list[GameObject], holder: GameObject, ctx: Ctx) -> Gen:
+def _place_each(game: Play, objs: list[GameObject], holder: GameObject, ctx: Ctx) -> Gen:
     for obj in objs:
-        new = yield from game.move_card(obj, holder.zone, holder.zone_player, ctx, under=holder.oid)
+        new = yield from move_card(game, obj, holder.zone, holder.zone_player, ctx, under=holder.oid)
         if game.state.over() or new is None:
             return
 
 
-@verb("stack_onto", {"card": "expr", "onto": "expr", "event": "event?"},
-      reads="put {card} on top of {onto}[, raising the event {event}]")
-def v_stack_onto(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("stack_onto")
+def v_stack_onto(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Put a card on top of a stack so that it takes over the stack's identity: the same object (its
-    id, states, counters, marks...) with a new top card, the old top held under it (Game.stack_onto),
+    id, states, counters, marks...) with a new top card, the old top held under it (timing/moves.stack_onto),
     so whatever names the stack keeps applying to it. With `event`, that event is raised with `card`
     (the top), `under` (the card now under it) and `from` (the zone the card came from). Nothing
     happens when either card is missing or they are the same card.
@@ -166,18 +153,17 @@ def v_stack_onto(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         game.fail(ctx, f"stack_onto takes one card onto one card, got {len(cards)} onto {len(ontos)}")
     if not cards or not ontos:
         return
-    done = game.stack_onto(cards[0], ontos[0], ctx)
+    done = stack_onto(game, cards[0], ontos[0], ctx)
     if done is None:
         return
     top, under, came_from = done
     if "event" in a:
-        game.emit({"type": a["event"], "card": top, "under": under, "from": came_from}, ctx)
-    yield from game.interrupts(ctx)
+        emit(game, {"type": a["event"], "card": top, "under": under, "from": came_from}, ctx)
+    yield from interrupts(game, ctx)
 
 
-@verb("swap", {"a": "expr", "b": "expr", "kind": "move_kind?"},
-      reads="swap {a} and {b}[ (a move of kind {kind})]")
-def v_swap(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("swap")
+def v_swap(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Exchange the zones of two cards at once; if either cannot move, neither does. Both moves are
     judged before either happens, each as if the other card had already left: a card gone, a zone
     of a player who does not own the card (`owner_locked`), a placement restriction (of moves of
@@ -196,28 +182,27 @@ def v_swap(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         return
     kind = a.get("kind")
     for card, zone, player, other in ((x, yz, yp, y), (y, xz, xp, x)):
-        refusal = game.move_refusal(card, zone, player, ctx, kind=kind, leaving=(other,), replacements=True)
+        refusal = move_refusal(game, card, zone, player, ctx, kind=kind, leaving=(other,), replacements=True)
         if refusal is not None:
             why, rules = refusal
             where = zone + (f" of P{player + 1}" if player is not None else "")
-            game.log_refused([x, y], f"{game.describe(x)} and {game.describe(y)} are not swapped: "
-                                     f"{game.describe(card)} cannot move to {where} ({why})",
-                             f"two cards are not swapped: one cannot move to {where} ({why})", ctx.rules + rules)
+            log_refused(game, [x, y], f"{describe(game, x)} and {describe(game, y)} are not swapped: "
+                                      f"{describe(game, card)} cannot move to {where} ({why})",
+                        f"two cards are not swapped: one cannot move to {where} ({why})", ctx.rules + rules)
             return
-    yield from game.simultaneously(_both(game, ((x, yz, yp), (y, xz, xp)), kind, ctx), ctx)
+    yield from simultaneously(game, _both(game, ((x, yz, yp), (y, xz, xp)), kind, ctx), ctx)
 
 
-def _both(game: Game, moves: tuple[tuple[GameObject, str, int | None], ...], kind: str | None, ctx: Ctx) -> Gen:
+def _both(game: Play, moves: tuple[tuple[GameObject, str, int | None], ...], kind: str | None, ctx: Ctx) -> Gen:
     """The two moves of a swap, already judged, as one step."""
     for card, zone, player in moves:
-        yield from game.move_card(card, zone, player, ctx, kind=kind, checked=True)
+        yield from move_card(game, card, zone, player, ctx, kind=kind, checked=True)
         if game.state.over():
             return
 
 
-@verb("reveal", {"cards": "expr"},
-      reads="reveal {cards}")
-def v_reveal(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("reveal")
+def v_reveal(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Show cards to every player.
 
     Example:
@@ -227,14 +212,13 @@ def v_reveal(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     for obj in objs:
         obj.known_to.update(range(game.state.num_players))
     if objs:
-        game.log("reveal", "reveals " + ", ".join(game.describe(o) for o in objs), ctx.rules)
+        log(game, "reveal", "reveals " + ", ".join(describe(game, o) for o in objs), ctx.rules)
     return
     yield
 
 
-@verb("look", {"cards": "expr", "player": "expr", "as": "name?"},
-      reads="[have {~player} ]look at {cards}[, called {as}]")
-def v_look(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("look")
+def v_look(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Let one player learn cards without moving them.
 
     Example:
@@ -244,16 +228,15 @@ def v_look(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     p = a["player"](ctx)
     for obj in objs:
         obj.known_to.add(p)
-    game.log("look", f"P{p + 1} looks at {len(objs)} card(s)", ctx.rules)
+    log(game, "look", f"P{p + 1} looks at {len(objs)} card(s)", ctx.rules)
     if "as" in a:
         ctx.set(a["as"], objs)
     return
     yield
 
 
-@verb("mark", {"cards": "expr", "key": "name", "value": "expr"},
-      reads="mark {cards} with {key} = {value}")
-def v_mark(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("mark")
+def v_mark(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Attach a named mark to cards; marks vanish when the card becomes a new object.
 
     Example:
@@ -262,14 +245,13 @@ def v_mark(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     value = a["value"](ctx)
     for obj in in_zones(game, as_objects(a["cards"](ctx))):
         obj.marks[a["key"]] = value
-        game.touched(obj)
+        touched(game, obj)
     return
     yield
 
 
-@verb("counter", {"target": "expr", "name": "name", "add": "expr?", "set": "expr?"},
-      reads="change the {name} counter of {target}[ by {add}][ to {set}]")
-def v_counter(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("counter")
+def v_counter(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Add to or set a named counter on cards or players.
 
     Example:
@@ -283,12 +265,12 @@ def v_counter(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         store = t.counters if isinstance(t, GameObject) else game.state.player_counters[t]
         if "set" in a:
             store[a["name"]] = a["set"](ctx)
-            game.touched(t if isinstance(t, GameObject) else None)
+            touched(game, t if isinstance(t, GameObject) else None)
         else:
             store[a["name"]] = store.get(a["name"], 0) + (a["add"](ctx) if "add" in a else 1)
-            game.touched(t if isinstance(t, GameObject) else None)
+            touched(game, t if isinstance(t, GameObject) else None)
         if not isinstance(t, GameObject):
             game.idle.changed_all()  # rule processes may read a player's counters (watch.ZONE_PURE_FUNCS)
-        game.log("counter", f"{a['name']} of {game.describe_target(t)} is now {store[a['name']]}", ctx.rules)
+        log(game, "counter", f"{a['name']} of {describe_target(game, t)} is now {store[a['name']]}", ctx.rules)
     return
     yield

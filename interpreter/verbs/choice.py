@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.decisions import Decision, Option
-from interpreter.engine.functions import (
+from interpreter.model.vocabulary import Gen
+from interpreter.state.decisions import Decision, Option
+from interpreter.state.objects import GameObject
+from interpreter.table.context import Ctx
+from interpreter.table.functions import (
     cover_choices,
     cover_symbols,
     coverable,
@@ -14,18 +16,18 @@ from interpreter.engine.functions import (
     f_distinct_count,
     field_values,
 )
-from interpreter.state.objects import GameObject
+from interpreter.table.log import log
+from interpreter.table.views import zone_fully_visible
 from interpreter.timing.choosable import choosable
-from interpreter.verbs.registry import Gen, verb
+from interpreter.timing.runner import ask, choose_items, run
+from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
 
-@verb("choose", {"player": "expr", "from": "expr", "min": "expr?", "max": "expr?", "as": "name",
-                 "prompt": "str?", "where": "expr?", "distinct": "expr?"},
-      reads="[have {~player} ]choose {min..max} of {from}[ where {where}][ with different {distinct}], called {as}")
-def v_choose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("choose")
+def v_choose(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose between `min` and `max` items (default exactly 1) of a list, binding them to `as`.
     With fewer candidates than asked for, as many as possible are chosen; cards searched in a zone
     their chooser cannot fully see may be declared not found (fail to find). With `distinct: FIELD`
@@ -50,17 +52,17 @@ def v_choose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     candidates = choosable(game, candidates, player, ctx)
     hi = max(0, min(hi, len(candidates)))
     lo = max(0, min(lo, hi))
-    if lo > 0 and any(isinstance(c, GameObject) and not game.zone_fully_visible(c, player) for c in candidates):
+    if lo > 0 and any(isinstance(c, GameObject) and not zone_fully_visible(game, c, player) for c in candidates):
         lo = 0  # fail to find in a hidden zone
     if "distinct" in a:
         chosen = yield from _choose_distinct(game, player, candidates, lo, hi, a["distinct"](ctx),
                                              a.get("prompt", name), ctx)
     else:
-        chosen = yield from game.choose_items(player, candidates, lo, hi, a.get("prompt", name), ctx)
+        chosen = yield from choose_items(game, player, candidates, lo, hi, a.get("prompt", name), ctx)
     ctx.set(name, chosen)
 
 
-def _choose_distinct(game: Game, player: int, candidates: list[Any], lo: int, hi: int, field: str, prompt: str,
+def _choose_distinct(game: Play, player: int, candidates: list[Any], lo: int, hi: int, field: str, prompt: str,
                      ctx: Ctx) -> Gen:
     """Cards with pairwise different values of `field`, chosen one at a time: as many as possible up to
     `lo` must be chosen, more up to `hi` may be. Each offer holds only the cards that keep the chosen
@@ -75,18 +77,15 @@ def _choose_distinct(game: Game, player: int, candidates: list[Any], lo: int, hi
                    and f_distinct_count(ctx, chosen + [c], field) == len(chosen) + 1]
         if not allowed:
             break
-        pick = yield from game.choose_items(player, allowed, 1 if len(chosen) < need else 0, 1, prompt, ctx)
+        pick = yield from choose_items(game, player, allowed, 1 if len(chosen) < need else 0, 1, prompt, ctx)
         if not pick:
             break
         chosen.extend(pick)
     return chosen
 
 
-@verb("choose_cover", {"player": "expr", "from": "expr", "field": "str", "requirements": "expr", "wildcard": "str?",
-                       "as": "name", "prompt": "str?"},
-      reads="[have {~player} ]choose cards of {from} whose {field} cover {requirements}"
-            "[ ({wildcard} pays any)], called {as}")
-def v_choose_cover(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("choose_cover")
+def v_choose_cover(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose cards that cover requirements one card per symbol (see `covers`): one requirement at a
     time, the specific symbols in the order given and the wildcard last, each offer holding only the
     cards that can pay that symbol and leave the remaining requirements coverable by the remaining
@@ -110,7 +109,7 @@ def v_choose_cover(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         while (specific or wild > 0) and not game.state.halted():
             allowed = cover_choices(pays, left, specific, wild)
             symbol = specific[0] if specific else wildcard
-            pick = yield from game.choose_items(player, [cards[i] for i in allowed], 1, 1, f"{prompt}: {symbol}", ctx)
+            pick = yield from choose_items(game, player, [cards[i] for i in allowed], 1, 1, f"{prompt}: {symbol}", ctx)
             i = next((i for i in allowed if pick and cards[i] is pick[0]), -1)
             if i < 0:
                 break
@@ -123,9 +122,8 @@ def v_choose_cover(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     ctx.set(a["as"], chosen)
 
 
-@verb("choose_one", {"player": "expr", "options": "options", "prompt": "str?", "as": "name?"},
-      reads="[have {~player} ]choose one: {options}[, called {as}]")
-def v_choose_one(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("choose_one")
+def v_choose_one(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose one of several named courses of action whose condition holds, then carry it out.
 
     Example:
@@ -144,18 +142,16 @@ def v_choose_one(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     else:
         d = Decision(player, "one", a.get("prompt", "choose"),
                      [Option(o["id"], o["label"], o) for o in legal], 1, 1, ctx.rules)
-        (chosen,) = yield from game.ask(d, ctx)
-    game.log("choice", f"P{player + 1} chooses {chosen['id']}", ctx.rules)
+        (chosen,) = yield from ask(game, d, ctx)
+    log(game, "choice", f"P{player + 1} chooses {chosen['id']}", ctx.rules)
     if "as" in a:
         ctx.set(a["as"], chosen["id"])
     if chosen["do"]:
-        yield from game.run(chosen["do"], ctx)
+        yield from run(game, chosen["do"], ctx)
 
 
-@verb("choose_player", {"player": "expr", "as": "name", "prompt": "str?", "from": "expr?", "min": "expr?",
-                         "max": "expr?"},
-      reads="[have {~player} ]choose a player[ of {from}][ ({min..max} of them)], called {as}")
-def v_choose_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("choose_player")
+def v_choose_player(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Choose a player. With `min` or `max`, choose that many of the pool (as many as there are, at
     most) and bind the list: a choice that leaves nothing to choose (every player of the pool) is
     made without asking, so "designate N opponents" costs no decision where there are only N.
@@ -168,9 +164,9 @@ def v_choose_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     pool = [p for p in (pool if isinstance(pool, list) else [pool]) if p is not None]
     options = [Option(f"p{p + 1}", f"P{p + 1}", p) for p in pool]
     if "min" not in a and "max" not in a:
-        (chosen,) = yield from game.ask(Decision(player, "player", a.get("prompt", "choose_player"), options, 1, 1,
-                                                 ctx.rules), ctx)
-        game.log("choice", f"P{player + 1} chooses P{chosen + 1}", ctx.rules)
+        (chosen,) = yield from ask(game, Decision(player, "player", a.get("prompt", "choose_player"), options, 1, 1,
+                                                  ctx.rules), ctx)
+        log(game, "choice", f"P{player + 1} chooses P{chosen + 1}", ctx.rules)
         ctx.set(a["as"], chosen)
         return
     hi = min(len(pool), int(a["max"](ctx)) if "max" in a else len(pool))
@@ -178,16 +174,15 @@ def v_choose_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     if lo == hi == len(pool):
         ctx.set(a["as"], list(pool))
         return
-    picked = yield from game.ask(Decision(player, "player", a.get("prompt", "choose_player"), options, lo, hi,
-                                          ctx.rules), ctx)
-    game.log("choice", f"P{player + 1} chooses " + (", ".join(f"P{p + 1}" for p in picked) or "no player"),
-             ctx.rules)
+    picked = yield from ask(game, Decision(player, "player", a.get("prompt", "choose_player"), options, lo, hi,
+                                           ctx.rules), ctx)
+    log(game, "choice", f"P{player + 1} chooses " + (", ".join(f"P{p + 1}" for p in picked) or "no player"),
+        ctx.rules)
     ctx.set(a["as"], list(picked))
 
 
-@verb("random_player", {"as": "name", "from": "expr?"},
-      reads="pick a player at random[ of {from}], called {as}")
-def v_random_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("random_player")
+def v_random_player(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Pick a player at random (a chance event, logged).
 
     Example:
@@ -195,15 +190,14 @@ def v_random_player(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """
     pool = a["from"](ctx) if "from" in a else list(range(game.state.num_players))
     p = pool[game.state.rng.randrange(len(pool))]
-    game.log("random", f"P{p + 1} is chosen at random", ctx.rules, chance=True)
+    log(game, "random", f"P{p + 1} is chosen at random", ctx.rules, chance=True)
     ctx.set(a["as"], p)
     return
     yield
 
 
-@verb("roll", {"sides": "expr", "as": "name", "player": "expr?"},
-      reads="[have {~player} ]roll a {sides}-sided die, called {as}")
-def v_roll(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("roll")
+def v_roll(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Roll a die with `sides` sides and bind the number rolled (1 to `sides`): a chance event drawn
     from the game's seeded generator and logged, so a seed gives the same rolls. `player` (default:
     the effect's master) is who rolls, for the log.
@@ -217,8 +211,8 @@ def v_roll(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     player = a["player"](ctx) if "player" in a else ctx.you
     n = game.state.rng.randrange(sides) + 1
     die = f"a {sides}-sided die"
-    game.log("random", f"P{player + 1} rolls {die}: {n}" if isinstance(player, int) else f"{die} is rolled: {n}",
-             ctx.rules, chance=True)
+    log(game, "random", f"P{player + 1} rolls {die}: {n}" if isinstance(player, int) else f"{die} is rolled: {n}",
+        ctx.rules, chance=True)
     ctx.set(a["as"], n)
     return
     yield

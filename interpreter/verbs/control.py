@@ -4,20 +4,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.events import GAME_LOST, GAME_WON
-from interpreter.verbs.cards import as_objects
-from interpreter.verbs.registry import Gen, verb
+from interpreter.derive.changes import touched
+from interpreter.model.vocabulary import Gen
+from interpreter.state.events import GAME_LOST, GAME_WON
+from interpreter.state.objects import as_objects
+from interpreter.table.context import Ctx
+from interpreter.table.log import log
+from interpreter.timing.effects import add_effect
+from interpreter.timing.events import emit
+from interpreter.timing.outcomes import declare_outcomes, end_game
+from interpreter.timing.runner import run
+from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
 
-@verb("emit", {"event": "event", "once_per_turn": "bool?", "once_per": "expr?", "only_player": "expr?",
-               "seen_by_departed": "expr?", "*": "expr"},
-      reads="raise the event {event}[ with {*}][ (once per turn{?once_per_turn})][ (once per {once_per})]"
-            "[ (for the abilities of {only_player})]")
-def v_emit(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("emit")
+def v_emit(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Raise an event so auto abilities can trigger. `once_per_turn` lets each ability trigger on it
     at most once a turn; `once_per` at most once for each value of an expression within the turn (a
     step that repeats until quiet, triggering once per instance: `once_per: attack_number`);
@@ -35,15 +39,14 @@ def v_emit(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     only = a["only_player"](ctx) if "only_player" in a else None
     departed = as_objects(a["seen_by_departed"](ctx)) if "seen_by_departed" in a else None
     scope = a["once_per"](ctx) if "once_per" in a else None
-    game.emit(event, ctx, once_per_turn=a.get("once_per_turn", False) or "once_per" in a, only_player=only,
-              departed=departed, once_scope=scope)
+    emit(game, event, ctx, once_per_turn=a.get("once_per_turn", False) or "once_per" in a, only_player=only,
+         departed=departed, once_scope=scope)
     return
     yield
 
 
-@verb("win", {"player": "expr"},
-      reads="make {player} win")
-def v_win(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("win")
+def v_win(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A player wins, or the players of a list win together (a team). Each win is first offered to
     the replacement effects on `game_won`, if the rulebook declares that event.
 
@@ -53,9 +56,8 @@ def v_win(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield from _outcome(game, _players_of(a["player"](ctx)), "win", GAME_WON, ctx)
 
 
-@verb("lose", {"player": "expr"},
-      reads="make {player} lose")
-def v_lose(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("lose")
+def v_lose(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A player loses, or the players of a list lose together. Each loss is first offered to the
     replacement effects on `game_lost`, if the rulebook declares that event ("if you would lose,
     instead ..."); a concession never comes here (Game.concede).
@@ -70,7 +72,7 @@ def _players_of(value: Any) -> list[int]:
     return [p for p in value if isinstance(p, int)] if isinstance(value, list) else [value]
 
 
-def _outcome(game: Game, players: list[int], kind: str, etype: str, ctx: Ctx) -> Gen:
+def _outcome(game: Play, players: list[int], kind: str, etype: str, ctx: Ctx) -> Gen:
     """Declare the outcome of the players whose win or loss no replacement took the place of (each
     offered in turn, the player as the event's `player`, a replacement's `change` able to name
     another); declared together, they are finalised together. The replacements' `after` steps run
@@ -91,27 +93,25 @@ def _outcome(game: Game, players: list[int], kind: str, etype: str, ctx: Ctx) ->
                 kept.append(event["player"])
         players = kept
     if players and not game.state.over():
-        game.declare_outcomes(players, kind, ctx)
+        declare_outcomes(game, players, kind, ctx)
     for steps, ectx in afters:
-        yield from game.run(steps, ectx)
+        yield from run(game, steps, ectx)
 
 
-@verb("draw_game", {},
-      reads="end the game in a draw")
-def v_draw_game(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("draw_game")
+def v_draw_game(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """The game ends in a draw.
 
     Example:
         draw_game: {}
     """
-    game.end_game(None, "draw", ctx.rules)
+    end_game(game, None, "draw", ctx.rules)
     return
     yield
 
 
-@verb("set_role", {"role": "role", "player": "expr"},
-      reads="make {player} the {role}")
-def v_set_role(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("set_role")
+def v_set_role(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a role (first player, holder of a right, ...) to a player.
 
     Example:
@@ -120,43 +120,40 @@ def v_set_role(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     p = a["player"](ctx)
     if game.state.roles.get(a["role"]) != p:
         game.state.roles[a["role"]] = p
-        game.touched()
-        game.log("role", f"P{p + 1} becomes {a['role']}", ctx.rules)
+        touched(game)
+        log(game, "role", f"P{p + 1} becomes {a['role']}", ctx.rules)
     return
     yield
 
 
-@verb("skip", {"node": "node"},
-      reads="skip the next {node}")
-def v_skip(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("skip")
+def v_skip(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """The next time the walk would enter this turn, phase or step, it passes over it.
 
     Example:
         skip: {node: two}
     """
     game.state.skips.append(a["node"])
-    game.log("skip", f"{a['node']} will be skipped", ctx.rules)
+    log(game, "skip", f"{a['node']} will be skipped", ctx.rules)
     return
     yield
 
 
-@verb("jump", {"to": "node"},
-      reads="go on at {to}")
-def v_jump(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("jump")
+def v_jump(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """End the current step now and continue the walk at another node.
 
     Example:
         jump: {to: three}
     """
     game.state.jump = a["to"]
-    game.log("jump", f"play moves to {a['to']}", ctx.rules)
+    log(game, "jump", f"play moves to {a['to']}", ctx.rules)
     return
     yield
 
 
-@verb("status", {"player": "expr", "status": "name", "duration": "duration?"},
-      reads="give {player} the status {status}[, {duration}]")
-def v_status(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("status")
+def v_status(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a player a named status (e.g. a prohibition), optionally until a duration ends.
 
     Example:
@@ -164,18 +161,17 @@ def v_status(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """
     p = a["player"](ctx)
     game.state.player_counters[p]["status:" + a["status"]] = 1
-    game.touched()
+    touched(game)
     game.idle.changed_all()  # a player's counters changed (see the counter verb)
     if "duration" in a:
-        game.add_effect("status", {"player": p, "status": a["status"]}, ctx, a["duration"])
-    game.log("status", f"P{p + 1} gains status {a['status']}", ctx.rules)
+        add_effect(game, "status", {"player": p, "status": a["status"]}, ctx, a["duration"])
+    log(game, "status", f"P{p + 1} gains status {a['status']}", ctx.rules)
     return
     yield
 
 
-@verb("cancel_skips", {"node": "node?"},
-      reads="cancel the skips not used yet[ of {node}]")
-def v_cancel_skips(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("cancel_skips")
+def v_cancel_skips(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Skips not used yet vanish: all of them, or those of one node.
 
     Example:
@@ -185,7 +181,7 @@ def v_cancel_skips(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     before = len(st.skips)
     st.skips = [s for s in st.skips if "node" in a and s != a["node"]]
     if len(st.skips) != before:
-        game.touched()
-        game.log("skip", f"{before - len(st.skips)} pending skip(s) vanish", ctx.rules)
+        touched(game)
+        log(game, "skip", f"{before - len(st.skips)} pending skip(s) vanish", ctx.rules)
     return
     yield

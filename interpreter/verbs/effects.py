@@ -4,20 +4,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
-from interpreter.verbs.cards import as_objects
-from interpreter.verbs.registry import Gen, verb
+from interpreter.derive.changes import touched
+from interpreter.model.vocabulary import Gen
+from interpreter.state.objects import as_objects
+from interpreter.table.context import Ctx
+from interpreter.table.log import log
+from interpreter.timing.effects import add_effect, drop_pending, end_durations
+from interpreter.timing.runner import run
+from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
 
-@verb("continuous", {"effect": "spec", "duration": "duration?", "lock": "bool?"},
-      reads="[{duration}, ]{effect}")
-def v_continuous(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("continuous")
+def v_continuous(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Create a continuous effect. With `lock` (the default), the cards it affects are fixed now,
     so cards that later leave or arrive are not affected. Whenever it applies, its expressions read
-    what this step saw (`Game.effect_scope`): its event, `this`, `you` and every variable in scope.
+    what this step saw (`derive/effects.effect_scope`): its event, `this`, `you` and every variable in scope.
 
     Example:
         continuous:
@@ -28,14 +32,13 @@ def v_continuous(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     locked = None
     if a.get("lock", True) and "affects" in spec:
         locked = [o.oid for o in as_objects(spec["affects"](ctx))]
-    game.add_effect("continuous", spec, ctx, a.get("duration"), locked=locked)
+    add_effect(game, "continuous", spec, ctx, a.get("duration"), locked=locked)
     return
     yield
 
 
-@verb("delayed_trigger", {"effect": "spec", "duration": "duration?"},
-      reads="[{duration}, ]{effect}")
-def v_delayed_trigger(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("delayed_trigger")
+def v_delayed_trigger(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Create an ability that triggers later; without a duration it triggers once. With `when_idle`
     in its description (and no trigger) it triggers at a check timing when nothing else remains: no
     rule process applies and no other ability is pending.
@@ -44,14 +47,13 @@ def v_delayed_trigger(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         delayed_trigger:
           effect: {trigger: {event: ping}, do: [{counter: {target: this, name: charge, add: 1}}]}
     """
-    game.add_effect("delayed_trigger", a["effect"], ctx, a.get("duration"))
+    add_effect(game, "delayed_trigger", a["effect"], ctx, a.get("duration"))
     return
     yield
 
 
-@verb("replacement", {"effect": "spec", "duration": "duration?"},
-      reads="[{duration}, ]{effect}")
-def v_replacement(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("replacement")
+def v_replacement(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Create a replacement effect: when its event would happen, `instead` happens.
 
     Example:
@@ -63,14 +65,13 @@ def v_replacement(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
             once: true
           duration: round
     """
-    game.add_effect("replacement", a["effect"], ctx, a.get("duration"))
+    add_effect(game, "replacement", a["effect"], ctx, a.get("duration"))
     return
     yield
 
 
-@verb("replaceable", {"event": "event", "fields": "fields?", "as": "name?", "do": "effect?"},
-      reads="{event} happens[ with {fields}][, called {as}], unless a replacement effect replaces it[: {do}]")
-def v_replaceable(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("replaceable")
+def v_replaceable(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """An event (a rulebook-declared event with these fields) about to happen, offered first to the
     replacement effects that apply to it (timing/replacement.py): each may replace it (`instead`),
     change its values (`change`) or add steps before or after it. Unless it was replaced, `as` names
@@ -93,14 +94,13 @@ def v_replaceable(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         event.pop("_applied", None)
     if "as" in a:
         ctx.set(a["as"], event)
-    yield from game.run(a.get("do", ()), ctx)
+    yield from run(game, a.get("do", ()), ctx)
     for steps, ectx in afters:
-        yield from game.run(steps, ectx)
+        yield from run(game, steps, ectx)
 
 
-@verb("end_durations", {"durations": "durations", "player": "expr?"},
-      reads="end the effects lasting {durations}[ that belong to {player}]")
-def v_end_durations(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("end_durations")
+def v_end_durations(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """End every effect that lasts for one of these durations; with `player`, only the effects whose
     duration belongs to that player (durations declared with an `owner`).
 
@@ -110,14 +110,13 @@ def v_end_durations(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     player = a["player"](ctx) if "player" in a else None
     if "player" in a and (not isinstance(player, int) or isinstance(player, bool)):
         return  # no such player (a role nobody holds): nobody's effects end
-    game.end_durations(set(a["durations"]), ctx, player)
+    end_durations(game, set(a["durations"]), ctx, player)
     return
     yield
 
 
-@verb("cancel_pending", {"player": "expr?"},
-      reads="cancel the pending abilities[ of {player}]")
-def v_cancel_pending(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("cancel_pending")
+def v_cancel_pending(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Pending triggered abilities vanish unresolved: all of them, or those `player` masters.
 
     Example:
@@ -125,14 +124,13 @@ def v_cancel_pending(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """
     st = game.state
     who = a["player"](ctx) if "player" in a else None
-    game.drop_pending([x for x in st.pending if who is None or x.master == who], ctx)
+    drop_pending(game, [x for x in st.pending if who is None or x.master == who], ctx)
     return
     yield
 
 
-@verb("end_effects", {"cards": "expr"},
-      reads="end the continuous effects created for {cards}")
-def v_end_effects(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("end_effects")
+def v_end_effects(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Continuous effects created for these cards stop applying to them (an effect left with no card
     ends).
 
@@ -149,7 +147,7 @@ def v_end_effects(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         if not e.locked:
             game.state.effects.remove(e)
     if ended:
-        game.touched()
-        game.log("effect", f"{ended} effect(s) stop applying", ctx.rules)
+        touched(game)
+        log(game, "effect", f"{ended} effect(s) stop applying", ctx.rules)
     return
     yield

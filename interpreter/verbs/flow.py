@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
-from interpreter.verbs.registry import Gen, verb
+from interpreter.derive.changes import touched
+from interpreter.model.vocabulary import Gen
+from interpreter.table.context import Ctx
+from interpreter.table.log import log
+from interpreter.timing.events import simultaneously
+from interpreter.timing.runner import ask_yes_no, run, template_params
+from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
 
-@verb("if", {"cond": "expr", "then": "effect?", "else": "effect?"},
-      reads="if {cond}: {then}[; otherwise: {else}]")
-def v_if(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("if")
+def v_if(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run `then` when `cond` holds, else `else`.
 
     Example:
@@ -24,12 +28,11 @@ def v_if(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     """
     branch = a.get("then", ()) if a["cond"](ctx) else a.get("else", ())
     if branch:
-        yield from game.run(branch, ctx, tail=True)
+        yield from run(game, branch, ctx, tail=True)
 
 
-@verb("repeat", {"times": "expr", "do": "effect", "may_stop": "expr?", "until": "expr?"},
-      reads="repeat {times} time(s)[ ({may_stop} may stop before each)][ until {until}]: {do}")
-def v_repeat(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("repeat")
+def v_repeat(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Repeat `do` `times` times (none when <= 0, 1.3.2.2-style); `may_stop` names a player who may
     end the loop before each repetition ("up to N"); `until` ends it when it holds.
 
@@ -43,17 +46,16 @@ def v_repeat(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         if stopper is not None:
             p = stopper(ctx)
             if p is not None:
-                answer = yield from game.ask_yes_no(p, "continue", ctx)
+                answer = yield from ask_yes_no(game, p, "continue", ctx)
                 if not answer:
                     return
-        yield from game.run(a["do"], ctx)
+        yield from run(game, a["do"], ctx)
         if game.state.over() or (until is not None and until(ctx)):
             return
 
 
-@verb("for_each", {"in": "expr", "as": "name", "do": "effect", "simultaneous": "bool?"},
-      reads="for each {as} of {in}[, all at once{?simultaneous}]: {do}")
-def v_for_each(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("for_each")
+def v_for_each(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run `do` once per item of a list, binding it to `as`. `simultaneous`: the runs are one step
     done for every item at the same time ("each player ..."): interrupts wait until all are done.
 
@@ -67,23 +69,22 @@ def v_for_each(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     if not isinstance(items, list):
         items = [items]
     if a.get("simultaneous"):
-        yield from game.simultaneously(_each(game, a, items, ctx), ctx)
+        yield from simultaneously(game, _each(game, a, items, ctx), ctx)
     else:
         yield from _each(game, a, items, ctx)
 
 
-def _each(game: Game, a: dict[str, Any], items: list[Any], ctx: Ctx) -> Gen:
+def _each(game: Play, a: dict[str, Any], items: list[Any], ctx: Ctx) -> Gen:
     name = a["as"]
     for item in list(items):
         inner = ctx.child(vars={name: item})
-        yield from game.run(a["do"], inner)
+        yield from run(game, a["do"], inner)
         if game.state.over():
             return
 
 
-@verb("let", {"*": "expr"},
-      reads="let {*}")
-def v_let(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("let")
+def v_let(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Bind names in the current scope (all values are computed before any is bound).
 
     Example:
@@ -96,34 +97,21 @@ def v_let(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     yield
 
 
-@verb("set_var", {"name": "name", "value": "expr"},
-      reads="set {name} to {value}")
-def v_set_var(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("set_var")
+def v_set_var(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Set a game variable, visible to every later step until changed.
 
     Example:
         set_var: {name: rounds_left, value: 3}
     """
     game.state.vars[a["name"]] = a["value"](ctx)
-    game.touched()
+    touched(game)
     return
     yield
 
 
-def template_params(tpl: Any, a: dict[str, Any], ctx: Ctx) -> dict[str, Any]:
-    """A template call's parameters, evaluated in the caller's scope: each argument given, and the
-    default of each parameter the call leaves out (evaluated only then)."""
-    params = {name: (a[name] if name in a and name != "template" else default)(ctx)
-              for name, default in tpl.defaults.items()}
-    for k, f in a.items():
-        if k != "template" and k not in params:
-            params[k] = f(ctx)
-    return params
-
-
-@verb("call", {"template": "template", "*": "expr"},
-      reads="do {template}[ with {*}]")
-def v_call(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("call")
+def v_call(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run an effect template with parameters evaluated in the caller's scope.
 
     Example:
@@ -134,28 +122,26 @@ def v_call(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     # The log cites both the rule that asked for the action and the rules defining it.
     rules = ctx.rules + tuple(r for r in tpl.rules if r not in ctx.rules) if len(ctx.rules) <= 3 else tpl.rules
     inner = ctx.child(vars=params, rules=rules)
-    yield from game.run(tpl.steps, inner, tail=True)
+    yield from run(game, tpl.steps, inner, tail=True)
 
 
-@verb("log", {"message": "expr"},
-      reads="note in the log: {message}")
-def v_log(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("log")
+def v_log(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Write a line to the game log.
 
     Example:
         log: {message: "'deck left: ' + str(count(cards('deck', you)))"}
     """
-    game.log("note", str(a["message"](ctx)), ctx.rules)
+    log(game, "note", str(a["message"](ctx)), ctx.rules)
     return
     yield
 
 
-@verb("cite", {"rules": "rules", "inferred": "str?", "do": "effect"},
-      reads="{do}")
-def v_cite(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("cite")
+def v_cite(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run steps that apply particular rules, so the log names them (e.g. one rule of a procedure).
 
     Example:
         cite: {rules: ["6"], do: [{shuffle: {zone: deck, player: you}}]}
     """
-    yield from game.run(a["do"], ctx.child(rules=a["rules"]), tail=True)
+    yield from run(game, a["do"], ctx.child(rules=a["rules"]), tail=True)

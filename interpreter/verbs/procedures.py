@@ -4,32 +4,36 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
+from interpreter.model.vocabulary import Gen
 from interpreter.state.objects import GameObject
+from interpreter.table.context import Ctx
+from interpreter.table.log import log
+from interpreter.table.views import describe
+from interpreter.timing.check_timing import check_timing
+from interpreter.timing.play_timing import play_timing
+from interpreter.timing.runner import ask, ask_yes_no
 from interpreter.timing.solver import can_cover
-from interpreter.verbs.registry import Gen, verb
+from interpreter.verbs.registry import verb
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
-    from interpreter.loader.model import Ability
+    from interpreter.derive.play import Play
+    from interpreter.model.rulebook import Ability
 
 
-@verb("check_timing", {"as": "name?"},
-      reads="run a check timing[, called {as}]")
-def v_check_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("check_timing")
+def v_check_timing(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Run the check timing procedure; `as` records whether anything was resolved in it.
 
     Example:
         check_timing: {as: anything_resolved}
     """
-    resolved = yield from game.check_timing(ctx)
+    resolved = yield from check_timing(game, ctx)
     if "as" in a:
         game.state.vars[a["as"]] = resolved
 
 
-@verb("play_timing", {"player": "expr", "actions": "actions", "end": "enum:all_passed|passed_in_order?"},
-      reads="give {player} play timing to {actions} or pass")
-def v_play_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("play_timing")
+def v_play_timing(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Give a player play timing: act with one of `actions` or pass; acting gives it again. A list of
     players take turns, an action passing to the next, until all have passed one after another
     (`end: passed_in_order`: one after another starting with the first of the list).
@@ -37,13 +41,11 @@ def v_play_timing(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     Example:
         play_timing: {player: turn_player, actions: [use, give_up]}
     """
-    yield from game.play_timing(a["player"](ctx), a["actions"], ctx, in_order=a.get("end") == "passed_in_order")
+    yield from play_timing(game, a["player"](ctx), a["actions"], ctx, in_order=a.get("end") == "passed_in_order")
 
 
-@verb("satisfy", {"pool": "expr", "requirements": "expr", "symbols": "str", "wildcard": "str?",
-                  "generic": "str?", "as": "name"},
-      reads="check whether {pool} can pay {requirements}, called {as}")
-def v_satisfy(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("satisfy")
+def v_satisfy(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Decide whether one pool of symbols can pay every requirement at once. `symbols` names the
     enum of specific symbols; `wildcard` pays any specific symbol; `generic` demands are paid by
     any usable symbol. Other pool symbols do not count.
@@ -57,15 +59,14 @@ def v_satisfy(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     reqs = a["requirements"](ctx) or []
     ok = can_cover(pool, reqs, symbols, a.get("wildcard"), a.get("generic"))
     game.state.vars[a["as"]] = ok
-    game.log("requirement", f"requirements {'met' if ok else 'not met'}: pool {dict(pool)} "
-             f"for {[dict(r) for r in reqs]}", ctx.rules)
+    log(game, "requirement", f"requirements {'met' if ok else 'not met'}: pool {dict(pool)} "
+                             f"for {[dict(r) for r in reqs]}", ctx.rules)
     return
     yield
 
 
-@verb("respond", {"card": "expr", "as": "name?"},
-      reads="open the response window to {card}[, called {as}]")
-def v_respond(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("respond")
+def v_respond(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A card is being played: open the response window (interpreter/timing/responses.py); `as` names
     whether it was negated, so the rulebook can say what becomes of it.
 
@@ -82,9 +83,8 @@ def v_respond(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         ctx.set(a["as"], negated)
 
 
-@verb("negate", {"target": "expr"},
-      reads="negate {target}")
-def v_negate(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("negate")
+def v_negate(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Negate a card or ability being played (the `target` of a response): it does not resolve.
 
     Example:
@@ -94,16 +94,14 @@ def v_negate(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     if isinstance(target, dict) and "negated" in target and not target["negated"]:
         target["negated"] = True
         card = target.get("card")
-        name = game.describe(card) if card is not None and hasattr(card, "card_id") else "?"
-        game.log("negate", f"{target.get('kind')} {name} is negated", ctx.rules)
+        name = describe(game, card) if card is not None and hasattr(card, "card_id") else "?"
+        log(game, "negate", f"{target.get('kind')} {name} is negated", ctx.rules)
     return
     yield
 
 
-@verb("resolve_abilities", {"card": "expr?", "kind": "str", "index": "expr?", "keyword": "keyword?", "one": "bool?",
-                             "event": "event?", "fields": "fields?", "players": "expr?"},
-      reads="resolve the {kind} abilities of [{card}][ (number {index})][ with {keyword}][ for {players}]")
-def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+@verb("resolve_abilities")
+def v_resolve_abilities(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Carry out a card's own abilities of one kind now, wherever the card is: each pays its cost (one
     that cannot be paid is skipped) and resolves, in the order its controller chooses. For abilities
     a rule carries out itself, not played at play timing nor triggered (a card's text carried out as
@@ -118,8 +116,8 @@ def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
     Example:
         resolve_abilities: {card: this, kind: quick}
     """
-    from interpreter.engine.decisions import Decision, Option
-    from interpreter.loader.model import ability_label
+    from interpreter.model.rulebook import ability_label
+    from interpreter.state.decisions import Decision, Option
     from interpreter.timing.abilities import pay_cost, run_effect
     from interpreter.timing.payability import can_pay
 
@@ -146,34 +144,35 @@ def v_resolve_abilities(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         if len(todo) > 1:
             d = Decision(master, "one", "choose_ability" if one else "choose_ability_order",
                          [Option(f"a{x.index}", ability_label(x), x) for x in todo], 1, 1, ctx.rules)
-            (ab,) = yield from game.ask(d, ctx)
+            (ab,) = yield from ask(game, d, ctx)
         todo = [] if one else [x for x in todo if x is not ab]
         actx = Ctx(game, None, you=master, this=game.state.objects.get(obj.oid) or obj, rules=ab.rules, ability=ab)
         if ab.cost and not can_pay(game, ab.cost, actx):
-            game.log("resolve", f"{game.describe(obj)}: {ability_label(ab)}: the cost cannot be paid", ab.rules)
+            log(game, "resolve", f"{describe(game, obj)}: {ability_label(ab)}: the cost cannot be paid", ab.rules)
             continue
         if ab.optional:
-            yes = yield from game.ask_yes_no(master, "pay_optional_cost" if ab.cost else "play_optional_ability", actx)
+            yes = yield from ask_yes_no(game, master, "pay_optional_cost" if ab.cost else "play_optional_ability", actx)
             if not yes:
-                game.log("resolve", f"{game.describe(obj)}: {ability_label(ab)}: P{master + 1} declines "
-                                    f"{'the cost' if ab.cost else 'to play it'}", ab.rules)
+                log(game, "resolve", f"{describe(game, obj)}: {ability_label(ab)}: P{master + 1} declines "
+                                     f"{'the cost' if ab.cost else 'to play it'}", ab.rules)
                 continue
-        game.log("resolve", f"{game.describe(obj)}: {ability_label(ab)} resolves", ab.rules)
+        log(game, "resolve", f"{describe(game, obj)}: {ability_label(ab)} resolves", ab.rules)
         if ab.cost:
             yield from pay_cost(game, ab.cost, actx)
         yield from run_effect(game, ab, actx)
 
 
-def _on_event(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
+def _on_event(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """Abilities of one kind that a rule carries out when its event happens, not auto abilities: those
     of every card whose abilities work now whose trigger names the event and holds over it (`event`,
     `this`, `you` bound as for a trigger) and whose use limit is not used up, found once as the event
     happens. Their controllers carry them out in the order of `players` (default: from the turn
     player in turn order), each player choosing one of theirs at a time until none is left, then the
     next player. Each is carried out as a pending ability is (timing/abilities.begin_resolving)."""
-    from interpreter.engine.decisions import Decision, Option
-    from interpreter.loader.model import ability_label
-    from interpreter.timing.abilities import ability_objects, begin_resolving, gate_ok, limit_ok, run_effect
+    from interpreter.derive.abilities import ability_objects, gate_ok, limit_ok
+    from interpreter.model.rulebook import ability_label
+    from interpreter.state.decisions import Decision, Option
+    from interpreter.timing.abilities import begin_resolving, run_effect
     from interpreter.timing.payability import event_of
 
     st = game.state
@@ -197,15 +196,15 @@ def _on_event(game: Game, a: dict[str, Any], ctx: Ctx) -> Gen:
         pick = mine[0]
         if len(mine) > 1:
             d = Decision(player, "one", "choose_ability_order",
-                         [Option(f"c{o.oid}.a{ab.index}", f"{game.describe(o)}: {ability_label(ab)}", (ab, o))
+                         [Option(f"c{o.oid}.a{ab.index}", f"{describe(game, o)}: {ability_label(ab)}", (ab, o))
                           for o, ab in mine], 1, 1, ctx.rules)
-            ((picked_ab, picked),) = yield from game.ask(d, ctx)
+            ((picked_ab, picked),) = yield from ask(game, d, ctx)
             pick = next(x for x in mine if x[0] is picked and x[1] is picked_ab)
         found.remove(pick)
         obj, ab = pick
         this = st.objects.get(obj.oid) or st.lki.get(obj.oid) or obj
         actx = Ctx(game, None, you=player, this=this, event=event, rules=ab.rules, ability=ab)
-        if not (yield from begin_resolving(game, this, ab, player, actx, game.describe(obj))):
+        if not (yield from begin_resolving(game, this, ab, player, actx, describe(game, obj))):
             continue
-        game.log("resolve", f"{game.describe(obj)}: {ability_label(ab)} resolves", ab.rules)
+        log(game, "resolve", f"{describe(game, obj)}: {ability_label(ab)} resolves", ab.rules)
         yield from run_effect(game, ab, actx)

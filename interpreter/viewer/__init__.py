@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.agents.cardinfo import card_name, card_summary
-from interpreter.engine.decisions import check_answer
 from interpreter.engine.game import Game
-from interpreter.loader.model import CardDef, Rulebook
+from interpreter.model.rulebook import CardDef, Rulebook
 from interpreter.replay import Replay
+from interpreter.state.decisions import check_answer
+from interpreter.table.views import can_see
 from interpreter.viewer.page import PAGE
 
 
@@ -33,7 +34,7 @@ def _board(game: Game) -> dict[str, Any]:
             o = st.objects[oid]
             states = " ".join(str(v) for k, v in o.states.items()
                               if v and v != (game.rb.states.get(k) or {}).get("default"))
-            mask = sum(1 << q for q in range(st.num_players) if not game.can_see(o, q))
+            mask = sum(1 << q for q in range(st.num_players) if not can_see(game, o, q))
             row.append([oid, o.card_id, states, o.holder, mask])
         zones[key] = row
     counters = [{k: v for k, v in c.items()} for c in st.player_counters]

@@ -30,13 +30,14 @@ class EngineEvent:
 
 ENGINE_EVENTS: Final[dict[str, EngineEvent]] = {
     MOVED: EngineEvent(("card", "old", "new", "from", "to", "from_player", "to_player"),
-                       "after a card moves (Game.move_card)", True),
-    STATE_CHANGED: EngineEvent(("card", "state", "value"), "after a card's placement state changes (Game.set_state)",
-                               True),
+                       "after a card moves (timing/moves.move_card)", True),
+    STATE_CHANGED: EngineEvent(("card", "state", "value"),
+                               "after a card's placement state changes (timing/moves.set_state)", True),
     ABILITY_RESOLVED: EngineEvent(("card", "kind", "keywords", "player"),
                                   "after an ability resolves (timing/abilities.resolved)", False),
     GAME_LOST: EngineEvent(("player",), "offered to replacements before a `lose` step makes a player lose; raised "
-                                        "when a player who lost leaves a game that goes on (Game.finalize_outcomes)",
+                                        "when a player who lost leaves a game that goes on "
+                                        "(timing/outcomes.finalize_outcomes)",
                            False),
     GAME_WON: EngineEvent(("player",), "offered to replacements before a `win` step makes a player win", False),
 }

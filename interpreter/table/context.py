@@ -12,7 +12,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.table.table import Table
 
 _MISSING: Final = object()
 
@@ -70,7 +70,7 @@ class Ctx:
     """A scope for running effect steps and evaluating expressions."""
 
     __slots__ = ("game", "vars", "parent", "you", "this", "event", "rules", "ability", "node", "attr", "paying")
-    game: Game
+    game: Table
     vars: dict[str, Any]
     parent: Ctx | None
     you: int | None
@@ -82,7 +82,7 @@ class Ctx:
     attr: Any
     paying: bool  # a cost is being paid in this scope (timing/abilities.pay_cost): see v_replaceable
 
-    def __init__(self, game: Game, parent: Ctx | None = None, *, you: int | None = None, this: Any = None,
+    def __init__(self, game: Table, parent: Ctx | None = None, *, you: int | None = None, this: Any = None,
                  event: dict[str, Any] | None = None, rules: tuple[str, ...] = (),
                  ability: Any = None, vars: dict[str, Any] | None = None, node: Any = None) -> None:
         self.game = game

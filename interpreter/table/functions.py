@@ -14,18 +14,13 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from interpreter.expr import FuncSpec
+from interpreter.state.multiset import Multiset
 from interpreter.state.objects import GameObject
+from interpreter.table.views import describe
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
-    from interpreter.loader.model import Ability
-
-
-class Multiset(dict):
-    """A count per symbol (icons printed several times). A missing symbol counts 0 in expressions."""
-
-    def total(self) -> int:
-        return sum(v for v in self.values() if v > 0)
+    from interpreter.model.rulebook import Ability
+    from interpreter.table.table import Table
 
 
 def _as_list(v: Any) -> list[Any]:
@@ -44,7 +39,7 @@ def f_cards(env: Any, zone: str, player: int | None) -> list[GameObject]:
 
     Example: `count(cards('hand', you)) >= 2`
     """
-    game: Game = env.game  # typed, so that a compiled build reads the game's fields directly
+    game: Table = env.game  # typed, so that a compiled build reads the game's fields directly
     st = game.state
     ids = st.zones.get((zone, player))
     if ids is None:
@@ -55,7 +50,7 @@ def f_cards(env: Any, zone: str, player: int | None) -> list[GameObject]:
 
 def f_count_cards(env: Any, zone: str, player: int | None) -> int:
     """`count(cards(zone, player))` without the list."""
-    game: Game = env.game
+    game: Table = env.game
     ids = game.state.zones.get((zone, player))
     if ids is None:
         return game.expr_fail(f"no zone '{zone}' for player {player}")
@@ -68,7 +63,7 @@ def f_cards_in(env: Any, group: str, player: int | None) -> list[GameObject]:
 
     Example: `cards_in('board', you) where it.power >= 3`
     """
-    g: Game = env.game
+    g: Table = env.game
     st = g.state
     objs = st.objects
     zones = st.zones
@@ -113,7 +108,7 @@ def f_top(env: Any, zone: str, player: int | None, n: int) -> list[GameObject]:
     """
     if n <= 0:
         return []
-    game: Game = env.game
+    game: Table = env.game
     st = game.state
     objs = st.objects
     return [objs[i] for i in st.zones.get((zone, player), [])[:n]]
@@ -126,7 +121,7 @@ def f_bottom(env: Any, zone: str, player: int | None, n: int) -> list[GameObject
     """
     if n <= 0:
         return []
-    game: Game = env.game
+    game: Table = env.game
     st = game.state
     objs = st.objects
     return [objs[i] for i in st.zones.get((zone, player), [])[-n:]][::-1]
@@ -373,7 +368,7 @@ def f_str(env: Any, value: Any) -> str:
     Example: `'a card leaves: ' + str(event.card)`
     """
     if isinstance(value, GameObject):
-        return env.game.describe(value)
+        return describe(env.game, value)
     return str(value)
 
 
@@ -424,7 +419,7 @@ def f_untriggered(env: Any, event: str, scope: Any = None) -> int:
 
     Example: `untriggered('ping') > 0`
     """
-    return env.game.triggers.untriggered(event, scope)
+    return env.game.untriggered(event, scope)
 
 
 def f_has_status(env: Any, player: int, status: str) -> bool:
@@ -455,9 +450,9 @@ def f_player_value(env: Any, player: Any, name: str) -> Any:
     """
     if not isinstance(player, int) or isinstance(player, bool):
         return 0
-    game: Game = env.game
+    game: Table = env.game
     base = game.state.player_counters[player].get(name, 0)
-    return game.continuous.player_value(player, name, base)
+    return game.player_value(player, name, base)
 
 
 def f_ability_count(env: Any, card: Any) -> int:
@@ -488,7 +483,7 @@ def f_has_ability_kind(env: Any, card: Any, kind: str) -> bool:
     """
     if not isinstance(card, GameObject):
         return False
-    game: Game = env.game
+    game: Table = env.game
     engine_kind = game.kind_of.get(kind, kind)
     return any(ab.kind == engine_kind for ab in game.abilities_of(card))
 
@@ -502,21 +497,19 @@ def f_has_keyword(env: Any, card: Any, keyword: str) -> bool:
     """
     if not isinstance(card, GameObject):
         return False
-    game: Game = env.game
+    game: Table = env.game
     for ab in game.abilities_of(card):
         if keyword in ab.keywords and _keyword_in_force(game, card, ab, keyword):
             return True
     return False
 
 
-def _keyword_in_force(game: Game, obj: GameObject, ab: Ability, keyword: str) -> bool:
+def _keyword_in_force(game: Table, obj: GameObject, ab: Ability, keyword: str) -> bool:
     """Whether an ability's keyword is there now (see f_has_keyword)."""
     if not (ab.conditions or ab.resolving_conditions) \
             or (game.rb.keywords.get(keyword) or {}).get("kind") == "condition":
         return True
-    from interpreter.timing.abilities import keywords_in_force
-
-    return keywords_in_force(game, obj, ab)
+    return game.keywords_in_force(obj, ab)
 
 
 def f_keyword_values(env: Any, card: Any, keyword: str, param: str | None = None) -> list[Any]:
@@ -528,7 +521,7 @@ def f_keyword_values(env: Any, card: Any, keyword: str, param: str | None = None
     """
     if not isinstance(card, GameObject):
         return []
-    game: Game = env.game
+    game: Table = env.game
     if param is None:
         declared = (game.rb.keywords.get(keyword) or {}).get("params_c") or ()
         if not declared:
@@ -755,13 +748,7 @@ def f_payable(env: Any, card: Any, kind: str) -> bool:
     """
     if not isinstance(card, GameObject):
         return False
-    from interpreter.engine.context import Ctx
-    from interpreter.timing.payability import can_pay
-
-    game: Game = env.game
-    engine_kind = game.kind_of.get(kind, kind)
-    return any(can_pay(game, ab.cost, Ctx(game, None, you=card.controller, this=card, rules=ab.rules, ability=ab))
-               for ab in game.abilities_of(card) if ab.kind == engine_kind)
+    return env.game.cost_payable(card, kind)
 
 
 def f_can_move_to(env: Any, card: Any, zone: Any, player: Any, kind: Any = None, joining: Any = None) -> bool:
@@ -775,11 +762,11 @@ def f_can_move_to(env: Any, card: Any, zone: Any, player: Any, kind: Any = None,
     """
     if not isinstance(card, GameObject):
         return False
-    game: Game = env.game
+    game: Table = env.game
     if zone not in game.rb.zones:
         return game.expr_fail(f"can_move_to: unknown zone {zone!r}")
     others = tuple(o for o in _as_list(joining) if isinstance(o, GameObject) and o.oid != card.oid)
-    return game.move_refusal(card, zone, player, env, kind=kind, joining=others) is None
+    return game.can_move_to(card, zone, player, env, kind, others)
 
 
 def f_could_change(env: Any, card: Any, kind: str, zone: Any = None) -> bool:
@@ -793,9 +780,7 @@ def f_could_change(env: Any, card: Any, kind: str, zone: Any = None) -> bool:
     """
     if not isinstance(card, GameObject) or card.oid not in env.game.state.objects:
         return False
-    from interpreter.engine.trial import could_change
-
-    return could_change(env.game, card, kind, zone if isinstance(zone, str) else None)
+    return env.game.could_change(card, kind, zone if isinstance(zone, str) else None)
 
 
 def f_usable(env: Any, card: Any, kind: str) -> bool:
@@ -809,16 +794,7 @@ def f_usable(env: Any, card: Any, kind: str) -> bool:
     """
     if not isinstance(card, GameObject):
         return False
-    from interpreter.engine.context import Ctx
-    from interpreter.timing.abilities import ability_objects, gate_ok, limit_ok, playable
-
-    game: Game = env.game
-    if card.oid not in game.state.objects or all(o.oid != card.oid for o in ability_objects(game, None)):
-        return False
-    engine_kind = game.kind_of.get(kind, kind)
-    return any(playable(game, ab, Ctx(game, None, you=card.controller, this=card, rules=ab.rules, ability=ab))
-               for ab in game.abilities_of(card)
-               if ab.kind == engine_kind and gate_ok(card, ab, game) and limit_ok(game, card, ab))
+    return env.game.usable(card, kind)
 
 
 def f_origin(env: Any, card: GameObject) -> int | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from interpreter.graph.build import END, TurnGraph
+from interpreter.loader.graph import END, TurnGraph
 
 
 def _safe(nid: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from interpreter.expr import FuncSpec
-from interpreter.verbs.registry import Step
+from interpreter.model.vocabulary import Step
 
 Fn = Callable[[Any], Any]
 
@@ -111,6 +111,10 @@ class Designation:
     otherwise: Fn
 
 
+CHOOSER: Final = "chooser"
+"""The name an `unchoosable` condition reads for the player who makes the choice."""
+
+
 @dataclass(frozen=True)
 class Unchoosable:
     """Cards a choice leaves out (`choosing.unchoosable`): `cond` over `it` (the candidate), `you`
@@ -158,6 +162,15 @@ ENGINE_KINDS: Final = {"voluntarily": "activated", "on_trigger": "auto", "never"
 def engine_kind(kind_def: dict[str, Any]) -> str:
     """The engine's kind for a rulebook's ability kind: by how it is played, else its own id."""
     return ENGINE_KINDS.get(str(kind_def.get("played", "")), str(kind_def.get("id")))
+
+
+REPLACING: Final = ("instead", "change", "before", "after")
+"""The keys that make a continuous ability's effect description replace an event."""
+
+
+def replaces(spec: dict[str, Any] | None) -> bool:
+    """Whether a continuous ability's effect description is a replacement effect (timing/replacement.py)."""
+    return bool(spec) and "event" in spec and any(k in spec for k in REPLACING)  # type: ignore[operator]
 
 
 GRANTED: Final = 1000
@@ -299,7 +312,7 @@ class Rulebook:
     setup: tuple[Step, ...]
     deck_rules: list[DeckRule]
     roles: list[str]
-    graph: Any  # interpreter.graph.build.TurnGraph
+    graph: Any  # interpreter.loader.graph.TurnGraph
     timing: dict[str, Any]
     outcomes: dict[str, Any]
     names: set[str] = field(default_factory=set)

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.context import Ctx
-from interpreter.graph.build import END, CNode, TurnGraph
+from interpreter.derive.changes import touched
+from interpreter.loader.graph import END, CNode, TurnGraph
+from interpreter.table.context import Ctx
+from interpreter.table.log import log
+from interpreter.timing.moves import forget_departed
+from interpreter.timing.runner import run
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -27,7 +31,7 @@ def enter(game: Game, node: CNode) -> None:
     was = game.cur_tp
     game.cur_tp = st.roles.get(node.tp_role) if node.tp_role else None
     if game.cur_tp != was and game.owner_turn_durations and st.effects:
-        game.touched()  # effects that apply only in their owner's turn may wake or wait now
+        touched(game)  # effects that apply only in their owner's turn may wake or wait now
     ap = node.ap_role
     if ap in (None, "turn_player"):
         game.cur_ap = game.cur_tp
@@ -38,13 +42,13 @@ def enter(game: Game, node: CNode) -> None:
         st.seating = game.players_in()
         for p in game.turn_team():
             st.turns_taken[p] += 1
-        game.touched()
-        game.forget_departed()
+        touched(game)
+        forget_departed(game)
         st.ability_uses.clear()
         st.triggered_this_turn.clear()
         st.applying.clear()  # lapsed continuous abilities apply again from the next turn
         st.lapsed.clear()
-        game.log("turn", f"turn {st.turn} begins", node.rules)
+        log(game, "turn", f"turn {st.turn} begins", node.rules)
 
 
 def walk(game: Game, graph: TurnGraph, start: str | None = None) -> Any:
@@ -53,11 +57,11 @@ def walk(game: Game, graph: TurnGraph, start: str | None = None) -> Any:
     while nid is not None and not st.over():
         node = graph.nodes[nid]
         if game.stop_at is not None and (node.id == game.stop_at or node.base == game.stop_at):
-            game.log("stop", f"stopped before {node.id}")
+            log(game, "stop", f"stopped before {node.id}")
             return
         if st.skips and (node.id in st.skips or node.base in st.skips):
             st.skips.remove(node.id if node.id in st.skips else node.base)
-            game.log("skip", f"{node.base} is skipped", node.rules)
+            log(game, "skip", f"{node.base} is skipped", node.rules)
             nid = after(game, graph, node, skip_guards=True)
             continue
         enter(game, node)
@@ -65,7 +69,7 @@ def walk(game: Game, graph: TurnGraph, start: str | None = None) -> Any:
             nid = node.children[0]
             continue
         if node.steps:
-            yield from game.run(node.steps, node_ctx(game, node))
+            yield from run(game, node.steps, node_ctx(game, node))
         nid = after(game, graph, node)
 
 
@@ -83,7 +87,7 @@ def after(game: Game, graph: TurnGraph, node: CNode, skip_guards: bool = False) 
             for guard, target, rules in cur.next:
                 if guard is None or guard(ctx):
                     if guard is not None:
-                        game.log("transition", f"{cur.base} -> {target}", rules or cur.rules)
+                        log(game, "transition", f"{cur.base} -> {target}", rules or cur.rules)
                     if target == END:
                         ended_parent = True
                         break

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine.errors import IllegalAnswer
+from interpreter.state.errors import IllegalAnswer
 
 
 @dataclass(slots=True, init=False)
@@ -42,7 +42,7 @@ class Decision:
     max: int
     rules: tuple[str, ...]
     context: dict[str, Any]
-    automatic: bool  # its one legal answer is the engine's to take: shown only to who asked (Game.automatic)
+    automatic: bool  # its one legal answer is the engine's to take: shown only to who asked (timing/runner.automatic)
 
     def __init__(self, player: int, kind: str, prompt: str, options: list[Option], min: int = 1, max: int = 1,
                  rules: tuple[str, ...] = (), context: dict[str, Any] | None = None, automatic: bool = False) -> None:

@@ -10,21 +10,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.events import MOVED
-from interpreter.loader.model import ability_label
+from interpreter.derive.abilities import ability_key, ability_objects, gate_ok, held_works
+from interpreter.derive.effects import effect_dormant, effect_scope
+from interpreter.model.rulebook import ability_label
+from interpreter.state.events import MOVED
 from interpreter.state.objects import GameObject, Pending
-from interpreter.timing.abilities import ability_key, ability_objects, gate_ok, held_works
-from interpreter.timing.watch import event_subject
+from interpreter.table.context import Ctx
+from interpreter.table.log import log
+from interpreter.table.reads import event_subject
+from interpreter.table.views import describe
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
 STATE: Final = " state"  # index key of state triggers (no event is named with a space)
 
 
 class Triggers:
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Play) -> None:
         self.game = game
         self._index: dict[str, dict[str, list[tuple[Any, dict[str, Any]]]]] = {}
         self._watch_cache: dict[str, Any] = {}
@@ -182,7 +185,7 @@ class Triggers:
             if once_scope is not None:
                 st.triggered_this_turn.add(f"{obj.oid}:{ab.index}:{etype}@{once_scope}")
             st.pending.append(Pending(st.new_id(), this.oid, this.card_id, ab.index, obj.controller, event))
-            game.log("trigger", f"{game.describe(obj)}: {ability_label(ab)} triggers", ab.rules)
+            log(game, "trigger", f"{describe(game, obj)}: {ability_label(ab)} triggers", ab.rules)
         if st.effects:
             self._delayed(event, etype, viewed)
 
@@ -231,18 +234,18 @@ class Triggers:
             if eff.kind != "delayed_trigger":
                 continue
             trig = eff.spec.get("trigger", {})
-            if trig.get("event") != etype or game.effect_dormant(eff):
+            if trig.get("event") != etype or effect_dormant(game, eff):
                 continue
             if not viewed:
                 event, viewed = self._moved_view(event)[0], True
-            ctx = game.effect_scope(eff, event)
+            ctx = effect_scope(game, eff, event)
             cond = trig.get("if")
             if cond is not None and not cond(ctx):
                 continue
             spec = dict(eff.spec)
             spec["_bindings"] = eff.bindings
             st.pending.append(Pending(st.new_id(), eff.source, eff.source_card, -1, eff.master, event, spec))
-            game.log("trigger", "a delayed trigger triggers", tuple(spec.get("rules", ())))
+            log(game, "trigger", "a delayed trigger triggers", tuple(spec.get("rules", ())))
             if eff.duration is None or eff.spec.get("once"):
                 st.effects.remove(eff)  # it fires once (a duration alone keeps it for its duration)
 
@@ -257,7 +260,7 @@ class Triggers:
             if trig["state"](ctx):
                 st.pending.append(Pending(st.new_id(), obj.oid, obj.card_id, ab.index, obj.controller,
                                           {"type": "state"}))
-                game.log("trigger", f"{game.describe(obj)}: {ability_label(ab)} triggers (state)", ab.rules)
+                log(game, "trigger", f"{describe(game, obj)}: {ability_label(ab)} triggers (state)", ab.rules)
 
     def untriggered(self, event_type: str, scope: Any = None) -> int:
         """Abilities that would trigger on this event and have not yet this turn (or, with a scope,

@@ -13,14 +13,15 @@ from typing import TYPE_CHECKING, Any, Final
 
 import networkx as nx
 
-from interpreter.engine.context import Ctx
-from interpreter.engine.functions import Multiset
-from interpreter.loader.model import Ability, EffectRestriction, Grant
+from interpreter.derive.abilities import ability_key, ability_objects, base_key, gate_ok
+from interpreter.derive.effects import effect_dormant, effect_scope
+from interpreter.model.rulebook import Ability, EffectRestriction, Grant
+from interpreter.state.multiset import Multiset
 from interpreter.state.objects import GameObject
-from interpreter.timing.abilities import ability_key, ability_objects, base_key, gate_ok
+from interpreter.table.context import Ctx
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+    from interpreter.derive.play import Play
 
 
 Key = tuple[int, int] | None
@@ -41,7 +42,7 @@ class Entry:
 
 
 class Continuous:
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Play) -> None:
         self.game = game
         self.version = -1
         self.entries: list[Entry] = []
@@ -217,8 +218,8 @@ class Continuous:
                         objs = _current(game, spec["affects"](ctx), None)
                         found.extend((obj.timestamp, how, spec[how], objs) for how in GIVES if spec.get(how))
             for eff in st.effects:
-                if eff.kind == "continuous" and _gives(eff.spec) and not game.effect_dormant(eff):
-                    ctx = game.effect_scope(eff)
+                if eff.kind == "continuous" and _gives(eff.spec) and not effect_dormant(game, eff):
+                    ctx = effect_scope(game, eff)
                     objs = _current(game, eff.spec["affects"](ctx), eff.locked)
                     found.extend((eff.timestamp, how, eff.spec[how], objs) for how in GIVES if eff.spec.get(how))
         finally:
@@ -295,8 +296,8 @@ class Continuous:
                     if cond is None or cond(ctx):
                         out.append((obj.timestamp, ab.continuous, ctx, None, (obj.oid, ab.index)))
         for eff in game.state.effects:
-            if eff.kind == "continuous" and not game.effect_dormant(eff):
-                ctx = game.effect_scope(eff)
+            if eff.kind == "continuous" and not effect_dormant(game, eff):
+                ctx = effect_scope(game, eff)
                 out.append((eff.timestamp, eff.spec, ctx, set(eff.locked) if eff.locked is not None else None,
                             None))
         return out
@@ -421,7 +422,7 @@ def _gives(spec: dict[str, Any]) -> bool:
     return bool(spec.get("grant") or spec.get("set_text"))
 
 
-def _current(game: Game, objs: Any, locked: list[int] | None) -> list[GameObject]:
+def _current(game: Play, objs: Any, locked: list[int] | None) -> list[GameObject]:
     """The cards an `affects` value gives that are in play now (with `locked`, only those among them)."""
     if isinstance(objs, GameObject):
         objs = [objs]

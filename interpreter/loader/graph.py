@@ -16,7 +16,7 @@ from typing import Any
 import networkx as nx
 
 from interpreter.loader.compile import Compiler, Loc
-from interpreter.verbs.registry import Step
+from interpreter.model.vocabulary import Step
 
 END = "@end"
 
