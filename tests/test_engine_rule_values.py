@@ -3,8 +3,9 @@ goes to the discard pile) are found at the next check timing when the value chan
 of the zone they read moving: (a) a one-shot effect lowering it for the round, (b) a continuous
 ability of another card that starts applying when that card arrives elsewhere, (c) a round's effect
 ending (the value going back down is found; going back up triggers nothing). The rule process reads
-only zones and cards, so the engine keeps it idle between changes to the field (interpreter/timing/
-watch.py, rule_processing.IdleBindings): these tests pin that its idleness ends when a value does."""
+only zones and cards, so the engine keeps "its condition is false" as a derived fact between changes to
+the field (interpreter/table/derived.py, timing/rule_processing.py): these tests pin that the fact is
+forgotten when a value changes."""
 
 from __future__ import annotations
 
@@ -95,7 +96,7 @@ def test_a_one_shot_effect_lowering_a_value(env: tuple[Any, Any]) -> None:
     g = game_of(env, {"P1": {"field": ["U-DRAIN"]}, "P2": {"field": ["U-PLAIN"]}})
     g.advance()
     # P2's binding was found false and is kept idle until a place it reads changes.
-    assert ("no_power", 1, None) in g.idle.idle_keys()
+    assert ("process", "no_power", 1, None) in g.derived.known_keys()
     d = play(g, [use(g, "U-DRAIN")])
     # Found at the check timing right after the ability: the next decision already sees it gone.
     assert d is not None and names(g, "field", 1) == [] and names(g, "discard", 1) == ["Plain"]
@@ -105,7 +106,7 @@ def test_a_one_shot_effect_lowering_a_value(env: tuple[Any, Any]) -> None:
 def test_a_continuous_ability_starting_to_apply(env: tuple[Any, Any]) -> None:
     g = game_of(env, {"P1": {"field": ["U-SUMMON"], "hand": ["U-BLIGHT"]}, "P2": {"field": ["U-PLAIN"]}})
     g.advance()
-    assert ("no_power", 1, None) in g.idle.idle_keys()
+    assert ("process", "no_power", 1, None) in g.derived.known_keys()
     play(g, [use(g, "U-SUMMON")])  # Blight arrives in the pile, not the field: no field moved
     assert names(g, "pile", 0) == ["Blight"] and names(g, "discard", 1) == ["Plain"]
 

@@ -16,12 +16,12 @@ import pytest
 import interpreter
 from interpreter.cli.setup import load_game_env
 from interpreter.derive import triggers as trig_mod
-from interpreter.derive.idle import IdleBindings
 from interpreter.expr import parse
 from interpreter.loader.cards import load_cards
 from interpreter.loader.rulebook import load_rulebook
 from interpreter.scenarios.runner import build_game
 from interpreter.sim import play_one
+from interpreter.table.derived import EFFECTS, GLOBAL, MISSING, PLAYER_COUNTERS, Derived
 from interpreter.table.reads import (
     ANY_PLAYER,
     PLAYER_VAR,
@@ -158,41 +158,61 @@ def test_fields_read():
     assert fields_read(parse("count(computed(p, 'x'))"), bodies) is None
 
 
-# -- IdleBindings ----------------------------------------------------------------------------------
+# -- the store of derived facts ---------------------------------------------------------------------
 
 
-def test_idle_bindings_wake_on_their_own_places_only():
-    w = IdleBindings()
+def test_derived_facts_are_forgotten_when_their_own_places_change():
+    d = Derived()
     a, b, c = ("proc", 0, None), ("proc", 1, None), ("other", None, "field")
-    w.mark(w.number(a), [("hand", 0), ("pile", 0)])
-    w.mark(w.number(b), [("hand", 1)])
-    w.mark(w.number(c), [("field", 0), ("field", 1)])
-    assert w.idle_keys() == {a, b, c}
-    w.changed(("deck", 0))                                                # nobody reads it
-    w.changed(("hand", None))
-    assert w.idle_keys() == {a, b, c}
-    w.changed(("hand", 1))
-    assert w.idle_keys() == {a, c}
-    w.changed(("pile", 0))
-    assert w.idle_keys() == {c}
-    w.changed(("field", 1))
-    assert w.idle_keys() == set()
-    w.mark(w.number(c), [("field", 0)])                                   # marked again: idle again
-    w.changed(("field", 1))                                               # its old place no longer wakes it
-    assert w.idle_keys() == {c}
-    w.changed(("field", 0))
-    assert w.idle_keys() == set()
-    assert w.number(c) == 2 and len(w.idle) == 3                          # one number, one flag per binding
+    d.keep(d.number(a), False, [("hand", 0), ("pile", 0)], 1)
+    d.keep(d.number(b), False, [("hand", 1)], 1)
+    d.keep(d.number(c), False, [("field", 0), ("field", 1)], 1)
+    assert d.known_keys() == {a, b, c}
+    d.changed(("deck", 0))                                                # nobody reads it
+    d.changed(("hand", None))
+    assert d.known_keys() == {a, b, c}
+    d.changed(("hand", 1))
+    assert d.known_keys() == {a, c}
+    d.changed(("pile", 0))
+    assert d.known_keys() == {c}
+    d.changed(("field", 1))
+    assert d.known_keys() == set()
+    d.keep(d.number(c), False, [("field", 0)], 2)                         # kept again: known again
+    d.changed(("field", 1))                                               # its old place no longer forgets it
+    assert d.known_keys() == {c}
+    d.changed(("field", 0))
+    assert d.known_keys() == set()
+    assert d.number(c) == 2 and len(d.values) == 3                        # one number, one value per fact
 
 
-def test_idle_bindings_changed_all_wakes_everything():
-    w = IdleBindings()
-    w.mark(w.number(("p", 0, None)), [("hand", 0)])
-    w.mark(w.number(("q", None, None)), [])                               # reads nothing that can change
-    w.changed_all()
-    assert w.idle_keys() == set() and w.readers == {}
-    w.mark(w.number(("p", 0, None)), [("hand", 0)])
-    assert w.idle_keys() == {("p", 0, None)}                              # usable after clearing
+def test_derived_facts_that_cannot_tell_what_they_read_hold_for_one_version():
+    d = Derived()
+    n = d.number(("could_change", 7))
+    d.keep(n, True, None, 5)
+    assert d.get(n, 5) is True and d.get(n, 6) is MISSING
+    m = d.number(("f", 1))
+    d.keep(m, [1, 2], [GLOBAL], 5)
+    assert d.get(m, 9) == [1, 2]                                          # kept across versions
+    d.changed(GLOBAL)
+    assert d.get(m, 9) is MISSING
+
+
+def test_derived_changed_all_forgets_everything_and_off_keeps_nothing():
+    d = Derived()
+    d.keep(d.number(("p", 0, None)), False, [("hand", 0)], 1)
+    d.keep(d.number(("q", None, None)), False, [], 1)                     # reads nothing that can change
+    d.changed_all()
+    assert d.known_keys() == set() and d.readers == {}
+    d.keep(d.number(("p", 0, None)), False, [("hand", 0)], 1)
+    assert d.known_keys() == {("p", 0, None)}                              # usable after clearing
+    off = Derived(on=False)
+    off.keep(off.number("x"), 3, [], 1)
+    assert off.get(off.number("x"), 1) is MISSING
+
+
+def _process_keys(g) -> set:
+    """The (process id, player, zone) bindings whose condition is known false now."""
+    return {k[1:] for k in g.derived.known_keys() if k[0] == "process"}
 
 
 # -- a toy rulebook with rule processes ------------------------------------------------------------
@@ -365,11 +385,12 @@ def test_loader_records_what_each_process_reads(toy):
 def test_places_of_a_binding(toy):
     g = game(toy, {})
     stack = proc(g, "stack")
-    assert _places(g, stack, 1, "pile") == [("pile", 1)]
-    assert _places(g, stack, None, "field") == [("field", 0), ("field", 1)]      # no bound player
+    also = [EFFECTS, PLAYER_COUNTERS]  # what effects make of the cards, and players' counters
+    assert _places(g, stack, 1, "pile") == [("pile", 1), *also]           # and what effects make of them
+    assert _places(g, stack, None, "field") == [("field", 0), ("field", 1), *also]  # no bound player
     assert _places(g, dataclasses.replace(stack, watch_keys=(("hand", ANY_PLAYER),)), 0, None) == [
-        ("hand", 0), ("hand", 1)]
-    assert _places(g, dataclasses.replace(stack, watch_keys=(("hand", None),)), 0, None) == [("hand", None)]
+        ("hand", 0), ("hand", 1), *also]
+    assert _places(g, dataclasses.replace(stack, watch_keys=(("hand", None),)), 0, None) == [("hand", None), *also]
     assert _places(g, dataclasses.replace(stack, watch_keys=(("nowhere", PLAYER_VAR),)), 0, None) is None
     assert _places(g, dataclasses.replace(stack, watch_keys=None), 0, None) is None
 
@@ -378,7 +399,7 @@ def test_a_zone_process_found_idle_fires_once_cards_arrive(toy, monkeypatch):
     g = game(toy, {"P1": {"field": ["W-DUMP"], "hand": ["U-PLAIN", "U-PLAIN"]}})
     crowd = count_process(monkeypatch, g, "crowd")
     d = g.advance()                                               # play timing: check timing found nothing
-    assert {("crowd", 0, None), ("crowd", 1, None)} <= g.idle.idle_keys()
+    assert {("crowd", 0, None), ("crowd", 1, None)} <= _process_keys(g)
     assert sorted(crowd.calls) == [(0, None), (1, None)]
     d = use(g, d, "Dump")                                         # two cards into P1's discard
     assert g.state.vars.get("crowd_hits") == 1
@@ -403,7 +424,7 @@ def test_a_variable_process_found_idle_fires_after_the_variable_changes(toy):
     g = game(toy, {"P1": {"field": ["W-RING"]}}, vars={"alarm": -1})
     d = g.advance()
     # a condition reading a game variable is never kept idle: variables change without notice
-    assert not {("alarm", 0, None), ("alarm", 1, None)} & g.idle.idle_keys()
+    assert not {("alarm", 0, None), ("alarm", 1, None)} & _process_keys(g)
     d = use(g, d, "Ring")
     assert g.state.vars["alarm_hits"] == 1
     use(g, d, "Ring")                                             # again: the idle binding wakes again
@@ -414,7 +435,7 @@ def test_a_process_bound_to_zones_wakes_for_its_own_zone(toy, monkeypatch):
     g = game(toy, {"P1": {"field": ["W-SPREAD"], "hand": ["U-PLAIN", "U-PLAIN"]}})
     stack = count_process(monkeypatch, g, "stack")
     d = g.advance()
-    assert {("stack", p, z) for p in (0, 1) for z in ("pile", "field")} <= g.idle.idle_keys()
+    assert {("stack", p, z) for p in (0, 1) for z in ("pile", "field")} <= _process_keys(g)
     n = len(stack.calls)
     use(g, d, "Spread")                                           # both Plains onto P1's field
     assert g.state.vars.get("stack_hits") == 1
@@ -436,19 +457,10 @@ def test_binding_lists_follow_the_roles(toy, monkeypatch):
 def test_a_continuous_effect_wakes_a_process_reading_the_field_it_changes(toy):
     g = game(toy, {"P1": {"field": ["U-BOOST", "U-PLAIN"]}})
     d = g.advance()
-    assert ("strong", 0, None) in g.idle.idle_keys()
+    assert ("strong", 0, None) in _process_keys(g)
     use(g, d, "Boost")                                            # +3 power, no card moves
     assert g.state.vars.get("strong_hits") == 1
     assert names_in(g, "hand") == ["Boost", "Plain"]
-
-
-class _NeverIdle(IdleBindings):
-    """Bindings are never kept idle: every condition is evaluated at every check."""
-
-    __slots__ = ()
-
-    def mark(self, binding, keys):
-        pass
 
 
 @PLAIN_ONLY
@@ -457,7 +469,7 @@ def test_a_toy_game_is_the_same_without_the_idle_cache(toy):
         g = game(toy, {"P1": {"field": ["W-DUMP", "W-RING", "W-SPREAD"], "hand": ["U-PLAIN", "U-PLAIN"]}},
                  vars={"alarm": -1})
         if fresh:
-            g.idle = _NeverIdle()
+            g.derived.on = False                                  # nothing kept: every condition evaluated
         d = g.advance()
         for name in ("Ring", "Spread", "Dump", "Ring"):
             d = use(g, d, name)
@@ -548,16 +560,16 @@ def test_idle_cache_finds_what_a_full_check_finds(real, monkeypatch):
 
     def checked(g, procs, ctx):
         seen["calls"] += 1
-        seen["idle"] += len(g.idle.idle_keys())
+        seen["idle"] += len(_process_keys(g))
         got = original(g, procs, ctx)
-        kept = g.idle
-        fresh = IdleBindings()
-        fresh.effects = kept.effects
-        g.idle = fresh                                           # the same check with nothing known idle
+        store = g.derived
+        kept, store.values = store.values, [MISSING] * len(store.values)
+        store.on = False                                         # the same check with nothing known
         try:
             full = original(g, procs, ctx)
         finally:
-            g.idle = kept
+            store.on = True
+            store.values = kept + [MISSING] * (len(store.values) - len(kept))
         if _found(got) != _found(full):
             wrong.append((g.seed, g.state.decisions, _found(got), _found(full)))
         return got

@@ -11,6 +11,7 @@ from interpreter.derive.effects import effect_dormant, effect_scope
 from interpreter.model.rulebook import Ability
 from interpreter.state.objects import FACE, GameObject
 from interpreter.table.context import Ctx
+from interpreter.table.derived import ABILITY_ZONES, MISSING
 
 if TYPE_CHECKING:
     from interpreter.derive.play import Play
@@ -37,52 +38,69 @@ def ability_key(game: Play) -> Any:
 
 
 def ability_objects(game: Play, player: int | None = None) -> list[GameObject]:
-    """Objects whose abilities currently work (their card type's valid zones). The list is cached
-    until a zone where abilities work changes, since triggers and continuous effects ask for it
-    after every event."""
-    cache = game.cache.get("ability_objects")
-    key = base_key(game)
-    if cache is None or cache[0] != key:
-        st = game.state
-        objects, cards, zones_of = st.objects, game.cards, game.rb.ability_zones
-        anyway = game.grants_possible  # a card with no printed ability may be granted one
-        objs = []
-        for zkey, zone, top_only in game.ability_zone_plan:
-            ids = st.zones[zkey]
-            if not ids:
-                continue
-            if top_only:
-                ids = ids[:1]  # a pile: only its top card is in play, the cards below are ignored
-            for i in ids:
-                o = objects[i]
-                card = cards[o.card_id]
-                if (anyway or card.abilities) and (zone in zones_of.get(card.type, ())
-                                                   or zone in game.acting_zone_cards.get(o.card_id, ())):
-                    if (o.holder is None or held_works(game, o)) and o.states.get(FACE) != "down":
-                        objs.append(o)
-        negating = [e for e in st.effects if e.kind == "continuous" and e.spec.get("negate")
-                    and not effect_dormant(game, e)]
-        if negating and not game.cache.get("negating"):
-            # Effects that negate abilities: their cards' abilities do not work. While their
-            # affected cards are computed, ability_objects answers without negation (no recursion).
-            game.cache["ability_objects"] = (key, objs)
-            game.cache["negating"] = True
-            try:
-                negated: set[int] = set()
-                for e in negating:
-                    negated |= {o.oid for o in _affected(game, e)}
-            finally:
-                game.cache["negating"] = False
-            objs = [o for o in objs if o.oid not in negated]
-            if negated:
-                # Continuous effects (and grants) read while negation was being worked out saw every ability.
-                game.continuous.invalidate()
-                game.continuous.forget_grants()
-        cache = (key, objs)
-        game.cache["ability_objects"] = cache
+    """Objects whose abilities currently work (their card type's valid zones). A derived fact, since
+    triggers and continuous effects ask for it after every event: kept until a zone where abilities
+    work changes (ABILITY_ZONES); while an effect negates abilities, for one version of the game (the
+    cards it affects may depend on anything), as a fact of its own."""
+    negation = False
+    for e in game.state.effects:
+        if e.kind == "continuous" and e.spec.get("negate"):
+            negation = True
+            break
+    derived = game.derived
+    n = game.ability_objects_facts[negation]
+    if n < 0:
+        n = game.ability_objects_facts[negation] = derived.number(("ability_objects", negation))
+    objs: Any = derived.get(n, game.version)
+    if objs is MISSING:
+        objs = _work_out_ability_objects(game, n, negation)
     if player is None:
-        return cache[1]
-    return [o for o in cache[1] if o.zone_player == player]
+        return objs
+    return [o for o in objs if o.zone_player == player]
+
+
+def _work_out_ability_objects(game: Play, n: int, negation: bool) -> list[GameObject]:
+    st = game.state
+    derived = game.derived
+    objects, cards, zones_of = st.objects, game.cards, game.rb.ability_zones
+    anyway = game.grants_possible  # a card with no printed ability may be granted one
+    objs = []
+    for zkey, zone, top_only in game.ability_zone_plan:
+        ids = st.zones[zkey]
+        if not ids:
+            continue
+        if top_only:
+            ids = ids[:1]  # a pile: only its top card is in play, the cards below are ignored
+        for i in ids:
+            o = objects[i]
+            card = cards[o.card_id]
+            if (anyway or card.abilities) and (zone in zones_of.get(card.type, ())
+                                               or zone in game.acting_zone_cards.get(o.card_id, ())):
+                if (o.holder is None or held_works(game, o)) and o.states.get(FACE) != "down":
+                    objs.append(o)
+    if not negation:
+        derived.keep(n, objs, (ABILITY_ZONES,), game.version)
+        return objs
+    negating = [e for e in st.effects if e.kind == "continuous" and e.spec.get("negate")
+                and not effect_dormant(game, e)]
+    if negating and not game.negating:
+        # Effects that negate abilities: their cards' abilities do not work. While their
+        # affected cards are computed, ability_objects answers without negation (no recursion).
+        derived.keep(n, objs, None, game.version)
+        game.negating = True
+        try:
+            negated: set[int] = set()
+            for e in negating:
+                negated |= {o.oid for o in _affected(game, e)}
+        finally:
+            game.negating = False
+        objs = [o for o in objs if o.oid not in negated]
+        if negated:
+            # Continuous effects (and grants) read while negation was being worked out saw every ability.
+            game.continuous.invalidate()
+            game.continuous.forget_grants()
+    derived.keep(n, objs, None, game.version)
+    return objs
 
 
 def held_works(game: Play, obj: GameObject) -> bool:
@@ -152,7 +170,7 @@ def keywords_in_force(game: Play, obj: GameObject, ab: Ability) -> bool:
         conditions = conditions + tuple(c for c in ab.resolving_conditions if c not in conditions)
     if not conditions:
         return True
-    asking: set[tuple[int, int]] = game.cache.setdefault("keywords_asked", set())
+    asking = game.keywords_asked
     key = (obj.oid, ab.index)
     if key in asking:
         return False

@@ -1,7 +1,7 @@
 """A game in play: the table with what is derived from it and the bookkeeping of the procedures.
 
 `Play` adds to the table what the rulebook's procedures (interpreter/timing) and verbs work on: the
-derived values (continuous effects, triggers waiting for events, rule-process bindings known idle)
+derived values (continuous effects, triggers waiting for events; the facts kept in the table's store)
 and where a procedure in progress stands (effect frames, interrupts held, outcomes collected). It
 answers the derived facts expressions ask of the table (a field through continuous effects, a
 card's abilities now); the driver (interpreter/engine/game.py) adds the generator that asks the
@@ -14,7 +14,6 @@ from typing import Any
 
 from interpreter.derive.abilities import keywords_in_force
 from interpreter.derive.continuous import Continuous
-from interpreter.derive.idle import IdleBindings
 from interpreter.derive.triggers import Triggers
 from interpreter.model.rulebook import Ability, CardDef, Rulebook, replaces
 from interpreter.state.events import ENGINE_EVENTS
@@ -102,7 +101,15 @@ class Play(Table):
         self.show_automatic = False
         self.triggers = Triggers(self)
         self.continuous = Continuous(self)
-        self.idle = IdleBindings()  # rule-process bindings known false until a place they read changes
+        # Rule processes (timing/rule_processing.py): their binding lists kept per assignment of the roles,
+        # the places each binding reads, and the continuous effects' generation they last saw.
+        self.binding_lists: dict[int, Any] = {}
+        self.process_places: dict[int, list[Any] | None] = {}
+        self.process_effects: Any = None
+        self.check_config: Any = None  # the check timing's plan, worked out on first use (timing/check_timing.py)
+        self.keywords_asked: set[tuple[int, int]] = set()  # condition keywords being asked (derive/abilities.py)
+        self.negating = False  # the abilities negated are being worked out (derive/abilities.py)
+        self.ability_objects_facts = [-1, -1]  # their numbers in the store (without, with negation), once asked
 
     def field(self, obj: GameObject, name: str) -> Any:
         if obj.last_fields is not None and obj.oid not in self.state.objects:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.state.objects import GameObject
 from interpreter.table.context import Ctx
+from interpreter.table.derived import MISSING
 from interpreter.timing.moves import move_card
 
 if TYPE_CHECKING:
@@ -42,18 +43,15 @@ ANSWERS_PER_DECISION: Final = 16
 
 def could_change(game: Game, card: GameObject, kind: str, zone: str | None = None) -> bool:
     """Whether carrying out the card's abilities of `kind` (a rulebook ability kind) now could change
-    the game, the card first put into `zone` (where it resolves) when one is given. Worked out once
-    per state of the game."""
-    key = (card.oid, kind, zone)
-    memo: tuple[int, dict[tuple[int, str, str | None], bool]] | None = game.cache.get("could_change")
-    if memo is None or memo[0] != game.version:
-        memo = (game.version, {})
-        game.cache["could_change"] = memo
-    known = memo[1].get(key)
-    if known is None:
+    the game, the card first put into `zone` (where it resolves) when one is given. A derived fact
+    kept for the version of the game it was worked out at."""
+    derived = game.derived
+    n = derived.number(("could_change", card.oid, kind, zone))
+    known = derived.get(n, game.version)
+    if known is MISSING:
         known = _explore(game, card, kind, zone)
-        memo[1][key] = known
-    return known
+        derived.keep(n, known, None, game.version)  # what a trial reads cannot be told: this version only
+    return bool(known)
 
 
 def _explore(game: Game, card: GameObject, kind: str, zone: str | None) -> bool:

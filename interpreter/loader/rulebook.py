@@ -247,7 +247,7 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
         names.update(f.get("params", []) or [])
     functions, bodies = declare_functions(ids.functions, diags)
     comp = Compiler(diags, known, names, functions)
-    compile_functions(ids.functions, bodies, comp, known.roles)
+    compile_functions(ids.functions, bodies, comp, known.roles, ids.groups, ids.states)
 
     templates = compile_templates(ids.templates, comp)
     kinds = [(k, m.loc("ability_kinds", i)) for i, k in enumerate(d.get("ability_kinds", []) or [])

@@ -9,6 +9,7 @@ problems to the shared `Compiler` and carries on, so one run shows every mistake
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from interpreter.model.rulebook import (
     engine_kind,
 )
 from interpreter.table.functions import GENERIC_FUNCTIONS
-from interpreter.table.rulebook_functions import RulebookFunction
+from interpreter.table.rulebook_functions import EVERY, PARAM, RulebookFunction
 
 Raw = dict[str, tuple[dict[str, Any], Loc]]
 """A list section indexed by id: each element with where it was written."""
@@ -150,7 +151,8 @@ def declare_functions(fn_raw: Raw, diags: Diagnostics) -> tuple[dict[str, FuncSp
     return functions, bodies
 
 
-def compile_functions(fn_raw: Raw, bodies: dict[str, RulebookFunction], comp: Compiler, roles: set[str]) -> None:
+def compile_functions(fn_raw: Raw, bodies: dict[str, RulebookFunction], comp: Compiler, roles: set[str],
+                      groups: dict[str, list[str]], states: Collection[str]) -> None:
     """Each function's body; a function is pure (memoised) when it reads nothing but its
     parameters, the roles and the turn, and calls only pure functions."""
     fn_calls: dict[str, set[str]] = {}
@@ -171,6 +173,53 @@ def compile_functions(fn_raw: Raw, bodies: dict[str, RulebookFunction], comp: Co
             if bodies[fid].pure and not all(bodies[c].pure for c in callees):
                 bodies[fid].pure = False
                 changed = True
+    _set_function_places(bodies, groups, states)
+
+
+def _set_function_places(bodies: dict[str, RulebookFunction], groups: dict[str, list[str]],
+                         states: Collection[str]) -> None:
+    """The places each pure function reads, when it reads nothing but zones and cards (and no field
+    a continuous effect could change): its value is then kept until one of them changes
+    (table/rulebook_functions.py). A zone read for the player the first parameter names is that
+    player's alone."""
+    from interpreter.table.attributes import FIELD, attr_kind
+    from interpreter.table.reads import ANY_PLAYER, PLAYER_VAR, fields_read, zone_keys_read, zone_only
+
+    asts = {f: rf.body.ast for f, rf in bodies.items() if hasattr(rf.body, "ast")}
+    functions = {f: (ast, set(bodies[f].params)) for f, ast in asts.items()}
+    params = {f: rf.params for f, rf in bodies.items()}
+    for fid, rf in bodies.items():
+        ast = asts.get(fid)
+        if not rf.pure or ast is None or not zone_only(ast, set(rf.params), functions) \
+                or _reads_other_cards(ast, asts, frozenset()):
+            continue
+        fields = fields_read(ast, asts)
+        if fields is None or any(attr_kind(f, states) == FIELD for f in fields):
+            continue
+        keys = zone_keys_read(ast, groups, asts, None, rf.params[0] if rf.params else None, params=params)
+        if keys is None:
+            continue
+        rf.places = sorted(((z, PARAM if who == PLAYER_VAR else EVERY if who == ANY_PLAYER else None)
+                            for z, who in keys), key=str)
+
+
+_OTHER_CARDS = frozenset({"under", "holder_of", "holder_present"})
+"""Functions that read cards other than those given them, wherever those are (a card's holder, the
+cards under it): a function calling one cannot tell the places it reads."""
+
+
+def _reads_other_cards(ast: Any, asts: dict[str, Any], seen: frozenset[str]) -> bool:
+    from interpreter.expr import walk
+    from interpreter.expr.nodes import Call
+
+    for node in walk(ast):
+        if isinstance(node, Call):
+            if node.name in _OTHER_CARDS:
+                return True
+            if node.name in asts and node.name not in seen \
+                    and _reads_other_cards(asts[node.name], asts, seen | {node.name}):
+                return True
+    return False
 
 
 # -- templates, zones, card types, keywords, actions ------------------------------------------------

@@ -21,6 +21,7 @@ from interpreter.state.multiset import Multiset
 from interpreter.state.objects import GameObject, GameState
 from interpreter.table.attributes import FIELD, STATE, TYPE, attr_kind, read_slot
 from interpreter.table.context import POSITIONAL, Ctx
+from interpreter.table.derived import Derived
 
 
 def empty_state(rb: Rulebook, players: int, seed: int) -> GameState:
@@ -70,9 +71,8 @@ class Table:
         self.version = 0  # bumped by every state change; keys caches of derived values
         self.global_version = 0  # bumped by changes outside zones (roles, variables, turn, statuses)
         self.ability_version = 0  # bumped when a zone where abilities work changes
-        self.cache: dict[str, Any] = {}  # worked-out values, each kept under its own key (a version, the roles...)
-        self.fn_memo: dict[str, dict[Any, Any]] = {}  # pure rulebook functions' values (table/rulebook_functions.py)
-        self.fn_memo_version = -1  # the state version they were worked out at
+        # Facts derived from the state, each kept until what it read changes (table/derived.py).
+        self.derived = Derived()
         self.attr_kinds: dict[str, int] = {}  # attribute name -> how to read it from a game object (attributes.py)
         self.attr_hook = self.attr  # bound once; every context hands it to expressions
 

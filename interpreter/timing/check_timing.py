@@ -108,10 +108,9 @@ def _config(rb: Any) -> Config:
 
 def check_timing(game: Play, ctx: Ctx) -> Any:
     """Run the check timing; returns whether anything was done (a process or an ability)."""
-    try:
-        cfg: Config = game.cache["check_timing"]
-    except KeyError:
-        cfg = game.cache["check_timing"] = _config(game.rb)
+    cfg: Config | None = game.check_config
+    if cfg is None:
+        cfg = game.check_config = _config(game.rb)
     rules, plan = cfg.rules, cfg.plan
     cctx = ctx.child(rules=rules) if rules else ctx
     held: list[list[int]] = []  # with order_chosen_by: the players whose batch was chosen, until it is done

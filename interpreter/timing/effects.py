@@ -8,6 +8,7 @@ from interpreter.derive.changes import touched
 from interpreter.state.errors import GameError
 from interpreter.state.objects import Effect, GameObject
 from interpreter.table.context import Ctx
+from interpreter.table.derived import PLAYER_COUNTERS
 from interpreter.table.log import log
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def end_durations(game: Play, durations: set[str], ctx: Ctx, player: int | None 
         for e in group:
             if e.kind == "status":
                 st.player_counters[e.spec["player"]].pop("status:" + e.spec["status"], None)
-                game.idle.changed_all()  # a player's counters changed (see the counter verb)
+                game.derived.changed(PLAYER_COUNTERS)  # a player's counters changed (see the counter verb)
         log(game, "effect", (f"P{who + 1}'s " if who is not None else "") + f"{len(group)} effect(s) end",
             ctx.rules)
 

@@ -90,9 +90,8 @@ def leave(game: Play, player: int, rules: tuple[str, ...]) -> None:
     st.effects = [e for e in st.effects if e.master != player and e.owner != player]
     game.version += 1
     game.global_version += 1
-    game.idle.changed_all()
-    game.idle.lists.clear()  # binding lists kept per roles named the player who left
-    game.cache.clear()
+    game.derived.changed_all()
+    game.binding_lists.clear()  # binding lists kept per roles named the player who left
 
 
 def end_game(game: Play, winner: int | list[int] | None, outcome: str, rules: tuple[str, ...]) -> None:

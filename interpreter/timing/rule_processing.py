@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.derive.idle import Binding, IdleBindings, KeptBindings
 from interpreter.model.rulebook import RuleProcess
 from interpreter.table.context import Ctx
+from interpreter.table.derived import EFFECTS, MISSING, PLAYER_COUNTERS
 from interpreter.table.log import log
 from interpreter.table.reads import ANY_PLAYER, ZONE_VAR
 from interpreter.timing import events  # a module import: events and rule processing use one another
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def _places(game: Play, proc: RuleProcess, p: Any, z: Any) -> list[Any] | None:
-    """The (zone, player) places one binding of a process reads (None: cannot tell)."""
+    """The (zone, player) places one binding of a process reads, and EFFECTS (None: cannot tell)."""
     if proc.watch_keys is None:
         return None
     zones = game.rb.zones
@@ -36,34 +36,58 @@ def _places(game: Play, proc: RuleProcess, p: Any, z: Any) -> list[Any] | None:
             out.extend((zone, q) for q in range(game.state.num_players))
         else:
             out.append((zone, p))
+    out.append(EFFECTS)  # and what continuous effects make of the cards there
+    out.append(PLAYER_COUNTERS)  # and the players' counters (counter(p, name))
     return out
 
 
+Binding = tuple[RuleProcess, Any, Any, int]
+"""One binding of a process: the process, its player `p`, its zone `z` and the number of the fact "its
+condition is false" in the game's store of derived facts (table/derived.py)."""
+
+
+class KeptBindings:
+    """One process list's bindings, kept per assignment of the roles (`_bindings`)."""
+
+    __slots__ = ("procs", "version", "by_roles", "current")
+
+    def __init__(self, procs: list[RuleProcess], version: int,
+                 by_roles: dict[tuple[tuple[str, int], ...], list[Binding]], current: list[Binding]) -> None:
+        self.procs = procs  # the list itself: an id alone may be reused once the list is gone
+        self.version = version  # the game's global version when `current` was last checked
+        self.by_roles = by_roles
+        self.current = current
+
+
 def applicable(game: Play, procs: list[RuleProcess], ctx: Ctx) -> list[tuple[RuleProcess, Ctx]]:
-    """Every (process, binding) whose condition holds now. A binding whose places have not
-    changed since its condition last failed is not evaluated again."""
-    batch = []
-    watch: IdleBindings = game.idle
+    """Every (process, binding) whose condition holds now. A binding whose condition was false is
+    known false (a derived fact) until a place it reads changes, when it reads nothing but zones and
+    cards (`RuleProcess.zone_only`): rule processes are checked after every action, and almost always
+    nothing they read has changed. A condition that reads a variable, a status, a pending ability, the
+    turn or a positional name is evaluated every time."""
+    derived = game.derived
     cont = game.continuous
     # An effect that has ended leaves nothing that may change a field, but what it changed matters
     # once: a rebuild since the last look (any field read does one) shows in the known generation.
-    if cont.may_change(game.process_fields) or cont.known_generation() != watch.effects:
+    if cont.may_change(game.process_fields) or cont.known_generation() != game.process_effects:
         effects = cont.generation()
-        if effects != watch.effects:
-            watch.changed_all()
-            watch.effects = effects
-    idle = watch.idle
-    for proc, p, z, binding in [b for b in _bindings(game, procs, ctx) if not idle[b[3]]]:
+        if effects != game.process_effects:
+            derived.changed(EFFECTS)
+            game.process_effects = effects
+    bindings = _bindings(game, procs, ctx)
+    values = derived.values
+    batch = []
+    for proc, p, z, binding in [b for b in bindings if values[b[3]] is MISSING]:
         pctx = Ctx(game, ctx, vars={"p": p, "z": z}, rules=proc.rules, you=p)
         if proc.cond(pctx):
             batch.append((proc, pctx))
         elif proc.zone_only:
             try:
-                places = watch.places[binding]
+                places = game.process_places[binding]
             except KeyError:
-                places = watch.places[binding] = _places(game, proc, p, z)
+                places = game.process_places[binding] = _places(game, proc, p, z)
             if places is not None:
-                watch.mark(binding, places)
+                derived.keep(binding, False, places, game.version)
     return batch
 
 
@@ -71,7 +95,7 @@ def _bindings(game: Play, procs: list[RuleProcess], ctx: Ctx) -> list[Binding]:
     """Every (process, player, zone, binding number) to check, in order. When every process's lists
     depend on the roles alone they are kept per assignment of the roles (a turn usually swaps the
     same two back and forth), checked against the roles only when something global changed."""
-    cache = game.idle.lists
+    cache = game.binding_lists
     key = id(procs)
     hit = cache.get(key)  # kept only for static processes
     if hit is not None and hit.procs is not procs:
@@ -90,7 +114,7 @@ def _bindings(game: Play, procs: list[RuleProcess], ctx: Ctx) -> list[Binding]:
     for proc in procs:
         for p in _binding_list(proc, proc.players, ctx, lists):
             for z in _binding_list(proc, proc.zones, ctx, lists):
-                out.append((proc, p, z, game.idle.number((proc.id, p, z))))
+                out.append((proc, p, z, game.derived.number(("process", proc.id, p, z))))
     if static:
         roles = tuple(game.state.roles.items())
         if hit is None:

@@ -8,6 +8,7 @@ from interpreter.derive.changes import touched
 from interpreter.model.vocabulary import Gen
 from interpreter.state.objects import GameObject, as_objects
 from interpreter.table.context import Ctx
+from interpreter.table.derived import PLAYER_COUNTERS
 from interpreter.table.log import log
 from interpreter.table.views import describe, describe_target
 from interpreter.timing.events import emit, interrupts, simultaneously
@@ -270,7 +271,7 @@ def v_counter(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
             store[a["name"]] = store.get(a["name"], 0) + (a["add"](ctx) if "add" in a else 1)
             touched(game, t if isinstance(t, GameObject) else None)
         if not isinstance(t, GameObject):
-            game.idle.changed_all()  # rule processes may read a player's counters (watch.ZONE_PURE_FUNCS)
+            game.derived.changed(PLAYER_COUNTERS)  # read like cards by zone-only conditions (table/reads.py)
         log(game, "counter", f"{a['name']} of {describe_target(game, t)} is now {store[a['name']]}", ctx.rules)
     return
     yield

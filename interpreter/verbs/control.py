@@ -9,6 +9,7 @@ from interpreter.model.vocabulary import Gen
 from interpreter.state.events import GAME_LOST, GAME_WON
 from interpreter.state.objects import as_objects
 from interpreter.table.context import Ctx
+from interpreter.table.derived import PLAYER_COUNTERS
 from interpreter.table.log import log
 from interpreter.timing.effects import add_effect
 from interpreter.timing.events import emit
@@ -162,7 +163,7 @@ def v_status(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     p = a["player"](ctx)
     game.state.player_counters[p]["status:" + a["status"]] = 1
     touched(game)
-    game.idle.changed_all()  # a player's counters changed (see the counter verb)
+    game.derived.changed(PLAYER_COUNTERS)  # a player's counters changed (see the counter verb)
     if "duration" in a:
         add_effect(game, "status", {"player": p, "status": a["status"]}, ctx, a["duration"])
     log(game, "status", f"P{p + 1} gains status {a['status']}", ctx.rules)
