@@ -198,7 +198,8 @@ def generic_layout(rb: Rulebook) -> Layout:
                  (("field", field_row), ("piles", piles), ("own", own)) if cells)
     tiles = []
     for tid, t in rb.card_types.items():
-        specs = t.get("fields") if isinstance(t.get("fields"), list) else []
+        raw = t.get("fields")
+        specs: list[Any] = raw if isinstance(raw, list) else []
         ints = [f["id"] for f in specs if isinstance(f, dict) and f.get("type") == "int"][:3]
         fields = tuple(TileField(id=f, at="corner" if i == 0 else "stat", label=words(f), field=f, hide_zero=i > 0)
                        for i, f in enumerate(ints))
