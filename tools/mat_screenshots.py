@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # (picture name, game, seed, extra `play` arguments)
 GAMES = [
     ("lovelive", "lovelive", 1, []),
-    ("haikyu", "haikyu", 2, []),
+    ("haikyu", "haikyu", 3, []),
     ("hololive", "hololive", 1, []),
     ("rebirth", "rebirth", 1, []),
     ("rebirth-circle-4", "rebirth", 1, ["--format", "circle", "--players", "4"]),
@@ -74,7 +74,7 @@ def shoot(name: str, game: str, seed: int, extra: list[str], out: Path, work: Pa
     subprocess.run(cli + ["replay", str(rep), "--html", str(page)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     step = busy_step(page)
     wide = "--players" in extra
-    driver = browser(1700 if wide else 1100, 1400)
+    driver = browser(1800 if wide else 1400, 1400)
     try:
         driver.get(f"{page.as_uri()}#step={step}")
         Select(driver.find_element(By.ID, "seen")).select_by_value("0")

@@ -24,7 +24,7 @@ header { background: #1d1d1f; color: #fff; padding: 8px 16px; display: flex; gap
 header h1 { font-size: 16px; margin: 0 12px 0 0; }
 header button, header select { font: inherit; padding: 2px 10px; }
 header a#pos { color: #fff; font-variant-numeric: tabular-nums; text-decoration: none; border-bottom: 1px dotted #fff8; }
-main { display: grid; grid-template-columns: minmax(0, auto) minmax(320px, 1fr); gap: 12px; padding: 12px; align-items: start; }
+main { display: grid; grid-template-columns: max-content minmax(320px, 1fr); gap: 12px; padding: 12px; align-items: start; }
 section { background: #fff; border-radius: 8px; padding: 8px 12px; box-shadow: 0 1px 2px #0002; margin-bottom: 12px; }
 h2 { font-size: 14px; margin: 4px 0 8px; }
 #decision .opt { margin-left: 12px; }
