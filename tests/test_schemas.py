@@ -39,6 +39,8 @@ def schema_for(path: Path) -> str:
     """Which schema a repository YAML file is checked against."""
     rel = path.relative_to(ROOT)
     if rel.parts[0] == "rulebooks":
+        if path.name == "layout.yaml":  # the play mat, beside rulebook.yaml (interpreter/loader/layout.py)
+            return "layout"
         if path.name == "rulebook.yaml":  # a versioned rulebook is edits to the one it extends
             return "rulebook-overlay" if "\nextends:" in path.read_text(encoding="utf-8") else "rulebook"
         return "rulebook-part"
@@ -75,7 +77,7 @@ def test_expected_schemas_exist() -> None:
 
 def test_there_are_files_to_check() -> None:
     kinds = {schema_for(p) for p in YAML_FILES}
-    assert kinds == {"rulebook", "rulebook-overlay", "rulebook-part", "cards", "deck"}
+    assert kinds == {"rulebook", "rulebook-overlay", "rulebook-part", "layout", "cards", "deck"}
 
 
 @pytest.mark.parametrize("path", YAML_FILES, ids=lambda p: str(p.relative_to(ROOT)))

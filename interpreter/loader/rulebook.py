@@ -18,6 +18,7 @@ from interpreter.loader.decks import compile_across, compile_set_relations
 from interpreter.loader.diagnostics import Diagnostics, LoadError
 from interpreter.loader.events import check_events
 from interpreter.loader.inferred import check_inferred
+from interpreter.loader.layout import load_layout
 from interpreter.loader.names import collect_names, positional_bindings
 from interpreter.loader.overlay import EDITS, Doc, apply_edits, read_docs
 from interpreter.loader.placement import compile_placement
@@ -306,6 +307,7 @@ def load_rulebook(name_or_path: str | Path, fmt: str | None = None) -> Rulebook:
     rb.durations = durations
     rb.set_relations = set_relations
     compile_grants(rb, comp)  # abilities the rulebook's own effects grant: compiled as a card's are
+    rb.layout = load_layout(rb, comp, diags)  # the play mat, for viewers
     diags.raise_if_any()
     return rb
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from interpreter.expr import FuncSpec
+from interpreter.model.layout import Layout
 from interpreter.model.vocabulary import Step
 
 Fn = Callable[[Any], Any]
@@ -341,3 +342,4 @@ class Rulebook:
     # loading the same card file again gives its grants the same numbers.
     grants: list[Grant] = field(default_factory=list)
     grant_keys: dict[str, int] = field(default_factory=dict)
+    layout: Layout | None = None  # the play mat (loader/layout.py): presentation, never read by the engine

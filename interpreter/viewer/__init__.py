@@ -1,11 +1,14 @@
-"""The replay viewer: one self-contained HTML page that steps through a recorded game.
+"""The replay viewer: one self-contained HTML page that steps through a recorded game on its play mat.
 
 `build_page` replays the game answer by answer (the engine is deterministic) and keeps, before each
-decision and at the end, a snapshot of the board: every zone's cards with their states and what each
-player could see of them, the players' counters, the game's variables and roles, the decision asked
-and the answer taken, and how far the log had got. The page (interpreter/viewer/page.py) shows one
-snapshot at a time with its log; with a rules file, every rule a log entry cites is shown on a click.
-Nothing is fetched: data, styles and script are all inside the page.
+decision and at the end, a snapshot: the table on the game's play mat as the whole record and as
+each player could see it (`interpreter.viewer.mat.mat`), every zone's cards with their states and
+what each player could see of them, the players' counters, the game's variables and roles, the
+decision asked and the answer taken (and the cards it named), and how far the log had got. The page
+(interpreter/viewer/page.py, drawing with assets/mat.js and mat.css) shows one snapshot at a time
+with its log; with a rules file, every rule a log entry cites is shown on a click. Nothing is
+fetched: data, styles and script are all inside the page. A mat's zones rarely change from one
+decision to the next, so the page keeps each distinct zone once (`cells`) and the snapshots name them.
 """
 
 from __future__ import annotations
@@ -19,8 +22,12 @@ from interpreter.engine.game import Game
 from interpreter.model.rulebook import CardDef, Rulebook
 from interpreter.replay import Replay
 from interpreter.state.decisions import check_answer
+from interpreter.state.objects import GameObject
 from interpreter.table.views import can_see
+from interpreter.viewer.mat import mat
 from interpreter.viewer.page import PAGE
+
+ASSETS = Path(__file__).resolve().parent / "assets"
 
 
 def _board(game: Game) -> dict[str, Any]:
@@ -41,7 +48,46 @@ def _board(game: Game) -> dict[str, Any]:
     return {"turn": st.turn, "node": game.cur_node.id if game.cur_node else "setup", "zones": zones,
             "counters": counters, "vars": json.loads(json.dumps(st.vars, default=str)),
             "roles": {r: f"P{p + 1}" for r, p in st.roles.items()}, "log": len(game.entries),
-            "result": st.result}
+            "result": st.result, "mats": [mat(game, None)] + [mat(game, p) for p in range(st.num_players)]}
+
+
+def _oids(value: Any) -> list[int]:
+    """The cards an option's value names (a card, or cards among the values of an action)."""
+    if isinstance(value, GameObject):
+        return [value.oid]
+    if isinstance(value, (list, tuple)):
+        return [oid for v in value for oid in _oids(v)]
+    return []
+
+
+def _shared_cells(snaps: list[dict[str, Any]]) -> tuple[list[Any], dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The snapshots' mats with each zone cell replaced by its number in one list of distinct cells;
+    the card names, palette and theme the mats repeat are kept once."""
+    cells: list[Any] = []
+    index: dict[str, int] = {}
+    card_table: dict[str, Any] = {}
+    palette: dict[str, Any] = {}
+    theme: dict[str, Any] = {}
+
+    def ref(cell: dict[str, Any]) -> int:
+        key = json.dumps(cell, sort_keys=True, separators=(",", ":"), default=str)
+        if key not in index:
+            index[key] = len(cells)
+            cells.append(cell)
+        return index[key]
+
+    for snap in snaps:
+        packed = []
+        for m in snap.get("mats", []):
+            card_table.update(m.pop("cards"))
+            palette, theme = m.pop("palette"), m.pop("theme")
+            for p in m["players"]:
+                p["rows"] = [{"id": r["id"], "cells": [ref(c) for c in r["cells"]]} for r in p["rows"]]
+            m["shared"] = [ref(c) for c in m["shared"]]
+            m["elsewhere"] = [ref(c) for c in m["elsewhere"]]
+            packed.append(m)
+        snap["mats"] = packed
+    return cells, card_table, palette, theme
 
 
 def snapshots(rep: Replay, rb: Rulebook, cards: dict[str, CardDef]) -> tuple[list[dict[str, Any]], Game]:
@@ -56,9 +102,11 @@ def snapshots(rep: Replay, rb: Rulebook, cards: dict[str, CardDef]) -> tuple[lis
             break
         snap = _board(game)
         labels = {o.id: o.label for o in d.options}
+        values = {o.id: o.value for o in d.options}
         snap["decision"] = {"player": d.player, "prompt": d.prompt, "min": d.min, "max": d.max,
                             "rules": list(d.rules), "options": [o.label for o in d.options],
-                            "answer": [labels.get(a, a) for a in step["answer"]]}
+                            "answer": [labels.get(a, a) for a in step["answer"]],
+                            "cards": sorted({oid for a in step["answer"] for oid in _oids(values.get(a))})}
         out.append(snap)
         try:
             check_answer(d, step["answer"])
@@ -81,18 +129,32 @@ def build_page(rep: Replay, rb: Rulebook, cards: dict[str, CardDef], rules_text:
     snaps, game = snapshots(rep, rb, cards)
     log = [[e.turn, e.node, e.kind, e.text, list(e.rules), e.chance, sum(1 << q for q in e.hidden_from),
             e.redacted] for e in game.entries]
-    used = {c[1] for s in snaps for zone in s["zones"].values() for c in zone}
+    cells, mat_cards, palette, theme = _shared_cells(snaps)
+    for s in snaps:
+        del s["zones"]  # the page draws the mats
     card_table = {cid: {"name": card_name(cards[cid]), "type": cards[cid].type,
-                        "summary": card_summary(rb, cards[cid])} for cid in sorted(used) if cid in cards}
+                        "summary": card_summary(rb, cards[cid])} for cid in sorted(mat_cards) if cid in cards}
     cited = sorted({r for e in game.entries for r in e.rules} | {r for s in snaps for r in
                                                                  (s.get("decision") or {}).get("rules", [])})
     rules = {r: rules_text[r] for r in cited if rules_text and r in rules_text}
     data = {"title": title or f"{rb.title}: replay", "game": rb.id, "rules_version": rb.rules_version,
             "players": game.state.num_players, "seed": rep.header.get("seed"), "cards": card_table,
-            "log": log, "snapshots": snaps, "rules": rules, "end": rep.end}
+            "log": log, "snapshots": snaps, "cells": cells, "palette": palette, "theme": theme,
+            "rules": rules, "end": rep.end}
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
     payload = payload.replace("</", "<\\/")  # nothing in the data can close the script element
-    return PAGE.replace("__TITLE__", _escape(str(data["title"]))).replace("__DATA__", payload)
+    page = PAGE.replace("__MATCSS__", mat_css()).replace("__MATJS__", mat_js())
+    return page.replace("__TITLE__", _escape(str(data["title"]))).replace("__DATA__", payload)
+
+
+def mat_js() -> str:
+    """The play mat's script (assets/mat.js: `renderMat(element, mat, options)`), to inline in a page."""
+    return (ASSETS / "mat.js").read_text(encoding="utf-8")
+
+
+def mat_css() -> str:
+    """The play mat's styles (assets/mat.css), to inline in a page."""
+    return (ASSETS / "mat.css").read_text(encoding="utf-8")
 
 
 def rules_from_file(path: str | Path) -> dict[str, str]:
