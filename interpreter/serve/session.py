@@ -100,7 +100,7 @@ class Session:
                     break
                 if d.automatic:
                     if d.player in self.humans:
-                        self._note(d.player, f"Nothing to do but pass here ({_where(g)}): passed for you.")
+                        self._note(d.player, f"Passed for you: nothing else to do in {_where(g)}.")
                     self._answer(d, [d.options[0].id])
                     continue
                 if d.player is None or d.player not in self._agents:

@@ -18,11 +18,18 @@
     $("decision").classList.add("sent");
   }
   function toast(text, cls) {
+    const last = $("notes").firstElementChild;
+    if (last && last.dataset.text === text) {  // the same news again: counted, not repeated
+      last.dataset.n = Number(last.dataset.n || 1) + 1;
+      last.textContent = `${text} (×${last.dataset.n})`;
+      return;
+    }
     const div = document.createElement("div");
+    div.dataset.text = text;
     div.className = "note " + (cls || "");
     div.textContent = text;
     $("notes").prepend(div);
-    while ($("notes").children.length > 6) $("notes").lastChild.remove();
+    while ($("notes").children.length > 4) $("notes").lastChild.remove();
   }
 
   // -- the decision -------------------------------------------------------------------------------
@@ -80,7 +87,8 @@
       byCard.get(o.card).push(o);
     }
     const hl = [...byCard.keys()];
-    renderMat($("mat"), state.mat, {
+    const el = $("mat");
+    renderMat(el, state.mat, {
       highlight: hl,
       onCard: oid => {
         const opts = byCard.get(oid);
@@ -88,6 +96,7 @@
         if (opts.length === 1) choose(opts[0]); else menu(oid, opts);
       },
     });
+    fit(el);
     $("mat").querySelectorAll(".sogo-card[data-oid]").forEach(n => {
       const opts = byCard.get(Number(n.dataset.oid));
       if (!opts) n.classList.remove("click");
@@ -106,6 +115,19 @@
       cell.addEventListener("click", ev => { ev.stopPropagation(); choose(o); });
     }
   }
+
+  // The whole table in view: shrunk to the board's width and the window's height when it is larger.
+  function fit(el) {
+    const t = el.querySelector(".sogo-table");
+    if (!t) return;
+    t.style.zoom = "";
+    const board = $("board").getBoundingClientRect();
+    const w = board.width - 4, h = window.innerHeight - board.top - 12;
+    const r = t.getBoundingClientRect();
+    const z = Math.min(1, w / r.width, h / r.height);
+    if (z < 1) t.style.zoom = Math.max(0.55, z).toFixed(3);
+  }
+  window.addEventListener("resize", () => { if (state) drawMat(); });
 
   function menu(oid, opts) {
     const old = document.querySelector(".menu");
@@ -193,6 +215,7 @@
 
   $("save").addEventListener("click", () => send({type: "save"}));
   $("ready").addEventListener("click", () => send({type: "ready"}));
+  $("show-events").addEventListener("change", e => document.body.classList.toggle("show-events", e.target.checked));
   $("show-rules").addEventListener("change", e => document.body.classList.toggle("show-rules", e.target.checked));
   document.addEventListener("click", e => {
     const m = document.querySelector(".menu");
