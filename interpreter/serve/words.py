@@ -1,7 +1,7 @@
 """A decision as one seat reads it in the page: the question in words and, for each legal option,
 a title that says what it does and a detail line (the card's cost and stats, the ability's text, the
-area it goes to and what is there now, what a course of action changes: the payment a baton-touch
-style discount leaves).
+area it goes to and what is there now, what a course of action changes: the payment a discount
+leaves).
 
 Everything here is worked out from the engine's own decision (its options' values: an action and
 its card, an ability, a pending ability, a zone, a player, a course of action of `choose_one`), the
