@@ -67,7 +67,7 @@ def serve(game: str, agents: str | None, hotseat: bool, seed: int, seats: int | 
         import uvicorn
 
         from interpreter.serve.app import Table, make_app, new_tokens
-        from interpreter.serve.session import HUMAN, Session
+        from interpreter.serve.session import HUMAN, Session, game_title
     except ImportError as e:  # pragma: no cover - depends on the installed extras
         raise click.UsageError(f"sogo serve needs the serve extra: pip install 'sogo[serve]' ({e})") from e
     from interpreter.agents import make_agents
@@ -93,7 +93,7 @@ def serve(game: str, agents: str | None, hotseat: bool, seed: int, seats: int | 
     if port == 0:
         port = _free_port(host)
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"Serving {rb.raw.get('name') or rb.id} (seed {seed}; seats: {', '.join(names)}) at http://{shown}:{port}/")
+    click.echo(f"Serving {game_title(rb)} (seed {seed}; seats: {', '.join(names)}) at http://{shown}:{port}/")
     links = []
     for token, seat in tokens.items():
         url = f"http://{shown}:{port}/play/{token}"

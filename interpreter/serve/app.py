@@ -32,7 +32,7 @@ from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, R
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from interpreter.serve.session import Refused, Session
+from interpreter.serve.session import Refused, Session, game_title
 
 HOTSEAT = -1
 MAX_MESSAGE = 20_000  # characters: an answer is a short list of option ids
@@ -185,7 +185,7 @@ def _page_html(title: str) -> str:
 
 def make_app(table: Table) -> Starlette:
     """The app serving `table` (module docstring)."""
-    title = str(table.session.rb.raw.get("name") or table.session.rb.id)
+    title = game_title(table.session.rb)
     page_html = _page_html(title)
 
     async def index(request: Request) -> Response:

@@ -175,7 +175,7 @@ class Session:
         if d is not None and d.player != seat:
             waiting = f"P{d.player + 1} is choosing"
         out: dict[str, Any] = {
-            "type": "state", "seat": seat, "title": g.rb.raw.get("name") or g.rb.id, "number": self.number,
+            "type": "state", "seat": seat, "title": game_title(g.rb), "number": self.number,
             "mat": mat(g, seat), "decision": None, "waiting": waiting, "result": None, "error": self.error,
             "saved": [s.name for s in self.saved if s.final],
         }
@@ -203,6 +203,11 @@ class Session:
         saved = Saved(name, path, final)
         self.saved.append(saved)
         return saved
+
+
+def game_title(rb: Rulebook) -> str:
+    """The game's name as its play mat gives it (the rulebook id when it has no layout)."""
+    return rb.layout.title if rb.layout is not None and rb.layout.title else rb.id
 
 
 def _where(game: Game) -> str:
