@@ -101,5 +101,6 @@ setup(
     package_dir={f"interpreter.data.{d}": d for d in DATA},
     package_data={**{f"interpreter.data.{d}": ["**/*.yaml", "**/*.json", "**/*.md"] for d in DATA},
                   # The play mat's script and styles, inlined into the pages the viewers write.
-                  "interpreter.viewer": ["assets/*.js", "assets/*.css"]},
+                  "interpreter.viewer": ["assets/*.js", "assets/*.css"],
+                  "interpreter.serve": ["assets/*.js", "assets/*.css", "assets/*.html"]},
 )

@@ -102,3 +102,18 @@ def test_users_rulebooks_and_cards_on_the_search_path(installed, tmp_path):
     assert missing.returncode != 0 and "Traceback" not in missing.stderr
     assert "known: " in missing.stderr and "haikyu" in missing.stderr
     assert "looked in: rulebooks, " in missing.stderr and "site-packages/interpreter/data/rulebooks" in missing.stderr
+
+
+def test_serve_ships_its_page_and_says_which_extra_it_needs(installed, tmp_path):
+    """The wheel carries `sogo serve`'s page (interpreter/serve/assets); installed without the `serve`
+    extra, the command says how to install it instead of failing with a traceback."""
+    sogo, py = installed
+    out = subprocess.run([str(py), "-c", "from importlib import resources as r; a = r.files('interpreter.serve')"
+                                         ".joinpath('assets'); print(sorted(p.name for p in a.iterdir()))"],
+                         cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert all(name in out.stdout for name in ("play.html", "play.js", "play.css"))
+    has_extra = subprocess.run([str(py), "-c", "import starlette, uvicorn"], capture_output=True).returncode == 0
+    if not has_extra:
+        served = run(sogo, tmp_path, "serve", "haikyu")
+        assert served.returncode == 2 and "sogo[serve]" in served.stderr and "Traceback" not in served.stderr

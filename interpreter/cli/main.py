@@ -428,6 +428,9 @@ def _register_optional() -> None:
     from interpreter.cli.cards_cmd import cards
 
     cli.add_command(cards)
+    from interpreter.cli.serve_cmd import serve
+
+    cli.add_command(serve)
     try:
         from interpreter.cli.rules_cmd import rules
     except ImportError:  # pragma: no cover - the rules tools are optional at import time
