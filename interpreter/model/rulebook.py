@@ -341,3 +341,6 @@ class Rulebook:
     # loading the same card file again gives its grants the same numbers.
     grants: list[Grant] = field(default_factory=list)
     grant_keys: dict[str, int] = field(default_factory=dict)
+    # What games read of this rulebook with the card pool last used with it, worked out once
+    # (interpreter/table/pool.py: a PoolFacts, typed Any here since the table layer sits above).
+    pool_facts: Any = field(default=None, compare=False, repr=False)
