@@ -19,6 +19,7 @@ from interpreter.model.rulebook import Ability, EffectRestriction, Grant
 from interpreter.state.multiset import Multiset
 from interpreter.state.objects import GameObject
 from interpreter.table.context import Ctx
+from interpreter.table.pool import gives
 
 if TYPE_CHECKING:
     from interpreter.derive.play import Play
@@ -53,27 +54,19 @@ class Continuous:
         self._holders: tuple[Any, list[Any]] = (None, [])
         self._last: list[Any] = []
         self.building = False
-        cfg = (game.rb.timing.get("continuous") or {}).get("layers") or []
-        self.layer_of: dict[str, int] = {}
-        for i, layer in enumerate(cfg):
-            for op in layer.get("applies", []):
-                self.layer_of[op] = i
+        facts = game.pool
+        self.layer_of = facts.layer_of
         # What grants may give (every grant of the rulebook and the cards loaded with it) counts with
         # the printed abilities: a granted continuous ability is a source, its fields can change.
-        granted = [g.base for g in game.rb.grants]
-        self.any_sources = any(ab.kind == "continuous" for c in game.cards.values() for ab in c.abilities) or any(
-            ab.kind == "continuous" for ab in granted)
-        self.dash_fields = {fid for fid, f in game.rb.field_types.items() if f.get("dash")}
-        self.card_fields = {f for c in game.cards.values() for ab in [*c.abilities, *granted]
-                            if ab.kind == "continuous" and ab.continuous for f, _, _ in ab.continuous.get("modify", [])}
+        self.any_sources = facts.any_sources
+        self.dash_fields = facts.dash_fields
+        self.card_fields = facts.card_fields
         # Grants: printed continuous abilities that grant (the cards in play holding one are kept while
         # the cards whose abilities work are the same), and what they and created effects give now.
         # Placement restrictions continuous effects add (`restrict:`): whether a card or a grant could
         # add one (created effects are looked at as they exist), so a move asks only when one may.
-        self.restricting = any(ab.kind == "continuous" and ab.continuous and ab.continuous.get("restrict")
-                               for c in game.cards.values() for ab in [*c.abilities, *granted])
-        self.grant_holders = any(ab.kind == "continuous" and ab.continuous and _gives(ab.continuous)
-                                 for c in game.cards.values() for ab in c.abilities)
+        self.restricting = facts.restricting
+        self.grant_holders = facts.grant_holders
         self._grant_holders: tuple[Any, list[tuple[GameObject, Ability]]] = (None, [])
         self._grants: dict[int, list[Ability]] = {}
         # Texts effects set (`set_text:`): by object id, the abilities a card has instead of its printed
@@ -207,7 +200,7 @@ class Continuous:
                     self._grant_holders = (key, [(obj, ab) for obj in ability_objects(game)
                                                  for ab in game.cards[obj.card_id].abilities
                                                  if ab.kind == "continuous" and ab.continuous
-                                                 and _gives(ab.continuous)])
+                                                 and gives(ab.continuous)])
                 for obj, ab in self._grant_holders[1]:
                     spec = ab.continuous
                     if spec is None or not gate_ok(obj, ab, game):
@@ -218,7 +211,7 @@ class Continuous:
                         objs = _current(game, spec["affects"](ctx), None)
                         found.extend((obj.timestamp, how, spec[how], objs) for how in GIVES if spec.get(how))
             for eff in st.effects:
-                if eff.kind == "continuous" and _gives(eff.spec) and not effect_dormant(game, eff):
+                if eff.kind == "continuous" and gives(eff.spec) and not effect_dormant(game, eff):
                     ctx = effect_scope(game, eff)
                     objs = _current(game, eff.spec["affects"](ctx), eff.locked)
                     found.extend((eff.timestamp, how, eff.spec[how], objs) for how in GIVES if eff.spec.get(how))
@@ -415,11 +408,6 @@ class Continuous:
 
 GIVES: Final = ("grant", "set_text")
 """The keys of an effect description that give cards abilities: abilities added, or a text set."""
-
-
-def _gives(spec: dict[str, Any]) -> bool:
-    """Whether an effect description gives cards abilities (`grant:` or `set_text:`)."""
-    return bool(spec.get("grant") or spec.get("set_text"))
 
 
 def _current(game: Play, objs: Any, locked: list[int] | None) -> list[GameObject]:

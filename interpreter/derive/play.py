@@ -15,8 +15,7 @@ from typing import Any
 from interpreter.derive.abilities import keywords_in_force
 from interpreter.derive.continuous import Continuous
 from interpreter.derive.triggers import Triggers
-from interpreter.model.rulebook import Ability, CardDef, Rulebook, replaces
-from interpreter.state.events import ENGINE_EVENTS
+from interpreter.model.rulebook import Ability, CardDef, Rulebook
 from interpreter.state.multiset import Multiset
 from interpreter.state.objects import GameObject, GameState
 from interpreter.table.table import Table
@@ -28,67 +27,47 @@ class Play(Table):
     def __init__(self, rb: Rulebook, cards: dict[str, CardDef], decks: list[dict[str, list[str]]],
                  seed: int = 0, *, log: bool = True, state: GameState | None = None) -> None:
         super().__init__(rb, cards, decks, seed, log=log, state=state)
-        loop = rb.raw.get("infinite_loop") or {}
-        self.max_decisions = int(loop.get("max_decisions", 20000))
-        self.max_auto_steps = int(loop.get("max_auto_steps", 500000))
-        self.loop_rules = tuple(loop.get("rules", ()))
-        self.always_processes = [p for p in rb.rule_processes if p.when == "always"]
+        facts = self.pool
+        self.max_decisions = facts.max_decisions
+        self.max_auto_steps = facts.max_auto_steps
+        self.loop_rules = facts.loop_rules
+        self.always_processes = facts.always_processes
         self.grants_possible = bool(rb.grants)  # some effect of the rulebook or its cards grants abilities
         # Events not written to the log: the engine's own and those the rulebook marks `log: false`
         # (each repeats what the log already says: a move, a shuffle).
-        self.unlogged = frozenset(ENGINE_EVENTS) | {e for e, spec in rb.events.items() if spec.get("log") is False}
+        self.unlogged = facts.unlogged
         # A format's rule for players leaving a game that goes on: (its spec, its compiled winners).
         self.after_leaving: tuple[dict[str, Any], Any] | None = rb.after_leaving
         # A move naming another player's zone does not happen (zone_rules.owner_locked).
-        self.owner_locked = bool((rb.raw.get("zone_rules") or {}).get("owner_locked"))
-        self.zone_rules_cited: tuple[str, ...] = tuple((rb.raw.get("zone_rules") or {}).get("rules", ()) or ())
-        printed_or_granted = [ab for c in cards.values() for ab in c.abilities] + [g.base for g in rb.grants]
+        self.owner_locked = facts.owner_locked
+        self.zone_rules_cited = facts.zone_rules_cited
         # Some card or grant has a continuous ability that replaces an event (timing/replacement.py).
-        self.replacing_abilities = any(ab.kind == "continuous" and replaces(ab.continuous)
-                                       for ab in printed_or_granted)
+        self.replacing_abilities = facts.replacing_abilities
         # Some card or grant has an ability played in response: plays open response windows.
-        self.responses_possible = bool(rb.timing.get("responses")) and any(
-            ab.kind == "response" for ab in printed_or_granted)
+        self.responses_possible = facts.responses_possible
         # Fields rule-process conditions read (None: any): a continuous effect on them wakes every process.
-        reads = [p.reads_fields for p in rb.rule_processes]
-        self.process_fields: frozenset[str] | None = (
-            None if any(r is None for r in reads) else frozenset(f for r in reads if r is not None for f in r))
+        self.process_fields = facts.process_fields
         self.to_owner: dict[str, bool] = {}  # zone -> cards entering it go to their owner's side
         self.keeps: dict[tuple[str, str], bool] = {}  # (from, to) -> the object keeps its identity
-        ability_zones = set().union(*rb.ability_zones.values()) if rb.ability_zones else set()
         # Abilities that work in other zones than their card type's (an `active_zones` keyword):
         # (card, ability index) -> its zones, and card -> every zone one of its abilities works in.
-        self.active_zones: dict[tuple[str, int], frozenset[str]] = {}
-        self.active_zone_cards: dict[str, frozenset[str]] = {}
+        self.active_zones = facts.active_zones
+        self.active_zone_cards = facts.active_zone_cards
         # The same, counting only abilities that act (trigger, are played or change something): a
         # card whose only ability working elsewhere is a bare statement (a keyword it is treated as
         # having, read by has_keyword wherever the card is) need not be watched in those zones,
         # whose every change would otherwise renew the list of cards whose abilities work.
-        self.acting_zone_cards: dict[str, frozenset[str]] = {}
-        for cid, card in self.cards.items():
-            acting: set[str] = set()
-            for ab in card.abilities:
-                for kw in ab.keywords:
-                    zs = (rb.keywords.get(kw) or {}).get("zones_c")
-                    if zs is not None:
-                        self.active_zones[(cid, ab.index)] = self.active_zones.get((cid, ab.index), frozenset()) | zs
-                        if ab.kind != "continuous" or ab.continuous or ab.triggers:
-                            acting |= zs
-            mine = [zs for (c, _), zs in self.active_zones.items() if c == cid]
-            if mine:
-                self.active_zone_cards[cid] = frozenset().union(*mine) | rb.ability_zones.get(card.type, frozenset())
-            if acting:
-                self.acting_zone_cards[cid] = frozenset(acting) | rb.ability_zones.get(card.type, frozenset())
-                ability_zones |= self.acting_zone_cards[cid]
+        self.acting_zone_cards = facts.acting_zone_cards
+        ability_zones = facts.ability_zones
         # (zone key, zone, only its top card is in play) for the zones where abilities work. The
         # keys are kept as the state's own objects (typed Any), so reading a zone hashes the same
         # tuple instead of building one.
         self.ability_zone_plan: list[tuple[Any, str, bool]] = [
             (k, k[0], bool(rb.zones[k[0]].raw.get("top_only"))) for k in self.state.zones if k[0] in ability_zones]
-        self.ability_zone_set = frozenset(ability_zones)
+        self.ability_zone_set = ability_zones
         # Card types whose cards held under another card (attached) have working abilities where
         # their type's abilities work, while the holder is in the same zone (`abilities_when_held`).
-        self.held_types = frozenset(tid for tid, t in rb.card_types.items() if t.get("abilities_when_held"))
+        self.held_types = facts.held_types
         self.zone_defaults: dict[str, dict[str, Any]] = {}  # zone -> its cards' default states (rulebook data)
         self.auto_steps = 0  # effect steps run so far, against the rulebook's cap on automatic steps
         # Where the procedure in progress stands. A fork starts these afresh.

@@ -31,18 +31,12 @@ class Triggers:
         self.game = game
         self._index: dict[str, dict[str, list[tuple[Any, dict[str, Any]]]]] = {}
         self._watch_cache: dict[str, Any] = {}
-        self._subject: dict[int, str | None] = {}  # id(trigger) -> event key that must be its own card
+        # id(trigger) -> event key that must be its own card (the grants' triggers known from the start).
+        self._subject: dict[int, str | None] = dict(game.pool.granted_subjects)
         # The events some card of the game waits for: most events (a state change, a phase
         # beginning) concern no card at all, and are then matched against delayed triggers only.
         # Abilities grants may give count (every grant the rulebook and its cards hold).
-        granted = [g.base for g in game.rb.grants]
-        self.listened = frozenset(trig["event"] for ab in [*(a for c in game.cards.values() for a in c.abilities),
-                                                           *granted]
-                                  if ab.kind == "auto" for trig in ab.triggers if "event" in trig)
-        for ab in granted:
-            for trig in ab.triggers if ab.kind == "auto" else ():
-                cond = trig.get("if")
-                self._subject[id(trig)] = event_subject(cond.ast) if cond is not None else None
+        self.listened = game.pool.listened
 
     def _by_event(self, card_id: str) -> dict[str, list[tuple[Any, dict[str, Any]]]]:
         """A card's auto abilities indexed by the event they wait for (built once per card)."""

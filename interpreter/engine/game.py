@@ -125,10 +125,11 @@ class Game(Play):
             return g
         return self._replayed()
 
-    def trial_copy(self) -> Game:
+    def trial_copy(self, rng: random.Random | None = None) -> Game:
         """A copy of the game's state to try something on (engine/trial.py): it logs nothing and is
-        not walked (the caller runs what it tries), and nothing it does touches this game."""
-        g = Game(self.rb, self.cards, self.decks, self.seed, log=False, state=self.state.copy())
+        not walked (the caller runs what it tries), and nothing it does touches this game. `rng`: the
+        copy's random generator, in this game's generator's state (by default a copy of it)."""
+        g = Game(self.rb, self.cards, self.decks, self.seed, log=False, state=self.state.copy(rng))
         for name in _CARRIED:
             setattr(g, name, getattr(self, name))
         return g

@@ -22,6 +22,7 @@ to what it was is taken to change it (the benefit of the doubt again).
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
@@ -54,6 +55,27 @@ def could_change(game: Game, card: GameObject, kind: str, zone: str | None = Non
     return bool(known)
 
 
+class Chance(random.Random):
+    """A trial's random generator: a copy of the game's that counts how often it is drawn from, so
+    that a chance event shows without comparing the generator's whole state before and after."""
+
+    draws = 0
+
+    def random(self) -> float:
+        self.draws += 1
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self.draws += 1
+        return super().getrandbits(k)
+
+
+def _chance(game: Game) -> Chance:
+    rng = Chance(0)
+    rng.setstate(game.state.rng.getstate())
+    return rng
+
+
 def _explore(game: Game, card: GameObject, kind: str, zone: str | None) -> bool:
     todo: list[list[list[str]]] = [[]]  # answers (option ids) to give, decision by decision
     tried = 0
@@ -78,8 +100,9 @@ def _trial(game: Game, card: GameObject, kind: str, zone: str | None,
     decision met), and whether those are every answer of those decisions."""
     from interpreter.state.errors import GameError
 
-    trial = game.trial_copy()
-    gen = _carry_out(trial, card.oid, kind, zone)
+    rng = _chance(game)
+    trial = game.trial_copy(rng)
+    gen = _carry_out(trial, rng, card.oid, kind, zone)
     given: list[list[str]] = []
     others: list[list[list[str]]] = []
     whole = True
@@ -117,7 +140,7 @@ def _answers(d: Decision) -> tuple[list[list[str]], bool]:
     return out, True
 
 
-def _carry_out(game: Game, oid: int, kind: str, zone: str | None) -> Any:
+def _carry_out(game: Game, rng: Chance, oid: int, kind: str, zone: str | None) -> Any:
     """The trial itself, on the copy: returns whether some ability's effect changed the game."""
     from interpreter.timing.abilities import pay_cost, run_effect
     from interpreter.timing.payability import can_pay
@@ -136,15 +159,15 @@ def _carry_out(game: Game, oid: int, kind: str, zone: str | None) -> Any:
             if not can_pay(game, ab.cost, ctx):
                 continue
             yield from pay_cost(game, ab.cost, ctx)
-        before = marker(game)
+        before = marker(game, rng)
         yield from run_effect(game, ab, ctx)
-        if marker(game) != before:
+        if marker(game, rng) != before:
             return True
     return False
 
 
-def marker(game: Game) -> tuple[Any, ...]:
+def marker(game: Game, rng: Chance) -> tuple[int, int, int, int, int]:
     """What tells whether the game changed since: its versions (bumped by every change of the state),
-    its pending abilities and effects, and its random generator's state."""
+    its pending abilities and effects, and how often its random generator (`rng`) was drawn from."""
     st = game.state
-    return (game.version, game.global_version, len(st.pending), len(st.effects), st.rng.getstate())
+    return (game.version, game.global_version, len(st.pending), len(st.effects), rng.draws)

@@ -343,3 +343,6 @@ class Rulebook:
     grants: list[Grant] = field(default_factory=list)
     grant_keys: dict[str, int] = field(default_factory=dict)
     layout: Layout | None = None  # the play mat (loader/layout.py): presentation, never read by the engine
+    # What games read of this rulebook with the card pool last used with it, worked out once
+    # (interpreter/table/pool.py: a PoolFacts, typed Any here since the table layer sits above).
+    pool_facts: Any = field(default=None, compare=False, repr=False)

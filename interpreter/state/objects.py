@@ -100,7 +100,8 @@ def remap(value: Any, objects: dict[int, GameObject]) -> Any:
     if isinstance(value, dict):
         return {k: remap(v, objects) for k, v in value.items()}
     if isinstance(value, list):
-        return [remap(v, objects) for v in value]
+        # Cards read straight off (a variable may hold a long list of them), anything else recursively.
+        return [objects.get(v.oid, v) if type(v) is GameObject else remap(v, objects) for v in value]
     if isinstance(value, tuple):
         return tuple(remap(v, objects) for v in value)
     return value
@@ -263,15 +264,18 @@ class GameState:
     def zone(self, name: str, player: int | None) -> Oids:
         return self.zones[(name, player)]
 
-    def copy(self) -> GameState:
+    def copy(self, rng: random.Random | None = None) -> GameState:
         """An independent copy, for search agents and what-if checks (Game.fork).
 
         Cards in zones are copied; last-known information is shared, since an object never changes
         once it has left its zone. Every reference to a card kept elsewhere in the state (pending
-        abilities' events, effects' bindings, variables) is pointed at the copied card."""
+        abilities' events, effects' bindings, variables) is pointed at the copied card. The copy's
+        random generator is `rng` when given (the caller has put it in this one's state), else a
+        copy of this one's."""
         objects = {oid: _copy_object(o) for oid, o in self.objects.items()}
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
+        if rng is None:
+            rng = random.Random(0)  # a seed, so as not to ask the system for entropy: setstate replaces it
+            rng.setstate(self.rng.getstate())
         out = GameState(self.num_players, rng, objects, {k: list(v) for k, v in self.zones.items()}, dict(self.lki),
                         dict(self.roles), remap(self.vars, objects), [dict(c) for c in self.player_counters],
                         self.turn, self.next_id, self.clock)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from interpreter.model.rulebook import GRANTED, Ability, CardDef, Rulebook, engine_kind
+from interpreter.model.rulebook import GRANTED, Ability, CardDef, Rulebook
 from interpreter.state.errors import GameError
 from interpreter.state.log import LogEntry
 from interpreter.state.multiset import Multiset
@@ -22,6 +22,7 @@ from interpreter.state.objects import GameObject, GameState
 from interpreter.table.attributes import FIELD, STATE, TYPE, attr_kind, read_slot
 from interpreter.table.context import POSITIONAL, Ctx
 from interpreter.table.derived import Derived
+from interpreter.table.pool import PoolFacts, pool_facts
 
 
 def empty_state(rb: Rulebook, players: int, seed: int) -> GameState:
@@ -40,10 +41,10 @@ class Table:
     def __init__(self, rb: Rulebook, cards: dict[str, CardDef], decks: list[dict[str, list[str]]],
                  seed: int = 0, *, log: bool = True, state: GameState | None = None) -> None:
         self.rb = rb
-        # A plain dict: the card pool's own class subclasses dict, and Python looks a key up in a
-        # subclass of dict through a method call, several times slower (a card is looked up at
-        # almost every step). Forks share this one.
-        self.cards = cards if type(cards) is dict else dict(cards)
+        facts = pool_facts(rb, cards)  # shared by every game of this rulebook and card pool
+        self.pool: PoolFacts = facts
+        # A plain dict (the card pool's own class is a subclass of dict: see PoolFacts.cards).
+        self.cards = facts.cards
         self.decks = decks
         self.seed = seed
         self.state = empty_state(rb, len(decks), seed) if state is None else state
@@ -53,20 +54,19 @@ class Table:
         self.cur_tp: int | None = None
         self.cur_ap: int | None = None
         # Zones where a face-down card's master may look at it (a zone's `face_down_seen_by_master`).
-        self.seen_face_down = frozenset(z.id for z in rb.zones.values() if z.raw.get("face_down_seen_by_master"))
+        self.seen_face_down = facts.seen_face_down
         # Durations whose effects apply only in their owner's turns (`only_in_owner_turn`).
-        self.owner_turn_durations = frozenset(d.id for d in rb.durations.values() if d.only_in_owner_turn)
+        self.owner_turn_durations = facts.owner_turn_durations
         # Teams of seats (a format's `teams`, 1-based in the data): teammates win together, and with
         # `lose_together` a player leaving makes the team lose.
-        teams_spec = (rb.format or {}).get("teams") or {}
-        self.teams: list[list[int]] = [[int(x) - 1 for x in team] for team in teams_spec.get("seats", []) or []]
-        self.teams_lose_together = bool(teams_spec.get("lose_together"))
+        self.teams = facts.teams
+        self.teams_lose_together = facts.teams_lose_together
         # `turns: team`: a turn is the turn player's team's (turn_team()); `share_hidden`: teammates
         # see what each other sees.
-        self.team_turns = teams_spec.get("turns") == "team"
-        self.team_sight = bool(teams_spec.get("share_hidden"))
+        self.team_turns = facts.team_turns
+        self.team_sight = facts.team_sight
         # A rulebook's ability kind -> how it is played (activated | auto | continuous).
-        self.kind_of: dict[str, str] = {str(k.get("id")): engine_kind(k) for k in rb.raw.get("ability_kinds", []) or []}
+        self.kind_of = facts.kind_of
         # Values derived from the state and when they went stale. A fork starts these afresh.
         self.version = 0  # bumped by every state change; keys caches of derived values
         self.global_version = 0  # bumped by changes outside zones (roles, variables, turn, statuses)
