@@ -111,6 +111,20 @@ def _spread_decks(args: list[str]) -> list[str]:
     return out
 
 
+def _deck_names(rb: Any, decks: tuple[str, ...], seats: int) -> list[str]:
+    """The deck file each seat plays (the given ones, else the sample decks, dealt in turn)."""
+    from interpreter.cli.setup import sample_decks, seat_decks
+
+    paths = [Path(d) for d in decks] if decks else sample_decks(rb)
+    return [_shown_path(p) for p in seat_decks(paths, seats)] if paths else []
+
+
+def _shown_path(p: Path) -> str:
+    """A path relative to the working directory when inside it, else absolute."""
+    full, here = p.resolve(), Path.cwd().resolve()
+    return str(full.relative_to(here)) if full.is_relative_to(here) else str(full)
+
+
 def _agent_names(agents: str | None, players: int) -> str:
     """The --agents value, random at every seat when none is given."""
     return agents if agents else ",".join(["random"] * players)
@@ -146,18 +160,34 @@ def _seats(agents: str, players: int, seed: int, *, human: bool) -> tuple[tuple[
                    "mc:N tries each option in N imagined worlds, 8 by default)  [default: random everywhere]")
 @click.option("--decks", multiple=True, type=click.Path(exists=True), metavar="DECK...", help=_DECKS_HELP)
 @click.option("--format", "fmt", default=None, metavar="NAME", help=_FORMAT_HELP)
-@click.option("--log", "log_format", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
+@click.option("--log", "log_format", type=click.Choice(["brief", "full", "text", "jsonl"]), default=None,
+              help="brief: the game told for people (turn and phase headings, cards by name, no rule numbers "
+                   "unless --rules); full (or text): every event with its node and rules; jsonl: one JSON "
+                   "object per event.  [default: brief on a terminal, else full]")
+@click.option("--rules", "show_rules", is_flag=True, help="In the brief log, cite the rules each line applies.")
 @click.option("--save-replay", type=click.Path(dir_okay=False), default=None,
               help="Save the game as a replay (JSON lines) that `sogo replay` reproduces.")
 def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tuple[str, ...], fmt: str | None,
-         log_format: str, save_replay: str | None) -> None:
-    """Play one complete game and print its log, each event with the rule it applies."""
+         log_format: str | None, show_rules: bool, save_replay: str | None) -> None:
+    """Play one complete game and print its log: told for people (brief), or every event with the
+    rules it applies (full)."""
     from interpreter.agents import ask
+    from interpreter.cli.brief_log import BriefLog, play_header
     from interpreter.engine.game import Game
     from interpreter.replay import node_of
     from interpreter.state.errors import GameError, asked_of_nobody
 
     rb, cards, deck_lists = _setup(game, decks, seats, fmt)
+    if log_format is None:
+        log_format = "brief" if sys.stdout.isatty() else "full"
+    brief = None
+    # Which rulebook and decks: the brief log's first line, else on stderr (the full log is unchanged).
+    loaded = play_header(rb, _deck_names(rb, decks, len(deck_lists)))
+    if log_format == "brief":
+        brief = BriefLog(rb, cards, rules=show_rules)
+        click.echo(loaded)
+    else:
+        click.echo(loaded, err=True)
     names, players = _seats(_agent_names(agents, len(deck_lists)), len(deck_lists), seed, human=True)
     for seat in players:
         if hasattr(seat, "use_cards"):
@@ -182,10 +212,14 @@ def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tup
 
     def flush() -> None:
         nonlocal printed
-        for e in g.entries[printed:]:
-            e = e.for_player(reader)
-            click.echo(e.as_json() if log_format == "jsonl" else e.as_text())
+        fresh = [e.for_player(reader) for e in g.entries[printed:]]
         printed = len(g.entries)
+        if brief is not None:
+            for line in brief.feed(fresh):
+                click.echo(line)
+            return
+        for e in fresh:
+            click.echo(e.as_json() if log_format == "jsonl" else e.as_text())
 
     try:
         while True:
@@ -210,7 +244,9 @@ def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tup
         sys.exit(130)
     save()
     r = g.state.result or {}
-    if log_format == "text":
+    if log_format == "brief":
+        click.echo(f"\nThe game ended after {r.get('turn')} turns and {g.state.decisions} decisions.")
+    if log_format in ("full", "text"):
         who = result_text(r)
         click.echo(f"result: {who} after {r.get('turn')} turns, {g.state.decisions} decisions "
                    f"(rules {', '.join(r.get('rules', []))})")
