@@ -7,8 +7,8 @@ name with a short handle that follows one card across its moves (`Sora Kirishima
 engine makes a new object at every move); consecutive moves of the same kind in one line; the
 played card followed to where it lands; an ability by its printed or described text, not its number;
 counts instead of Python reprs; durations in words; engine events and bookkeeping left out; rule
-numbers only when asked (`--rules`); the result with its reason and rule ("P2 wins: three successful
-lives (10.3)").
+numbers only when asked (`--rules`); the result with its reason and rule ("P2 wins: seven cards in
+the retire zone (10.6)").
 
 It reads the entries' text (whose format the golden transcripts fix) and the structured data some
 entries carry (the object a moved card `was`, `role` changes, a result's `reasons`, a note's `brief`).
@@ -59,7 +59,7 @@ class _Group:
 class _Line:
     text: str
     rules: list[str] = field(default_factory=list)
-    tail: str = ""  # where a played card went: " → member center"
+    tail: str = ""  # where a played card went: " → front row"
     heading: bool = False
     printed: bool = False
 
@@ -295,8 +295,8 @@ class BriefLog:
         self.items.append(_Group(key, head, [card], list(rules)))
 
     def _result(self, e: LogEntry) -> tuple[str, list[str]]:
-        """"P2 wins: three successful lives (10.3)": who, why (the rulebook's `reason`) and the first
-        rule it applies; a loss gives the loser: "P2 wins: P1 loses, no card left in the life area"."""
+        """"P2 wins: seven cards in the retire zone (10.6)": who, why (the rulebook's `reason`) and the first
+        rule it applies; a loss gives the loser: "P2 wins: P1 loses, no card left to draw"."""
         data = e.data if isinstance(e.data, dict) else {}
         winners = [int(w) for w in data.get("winners") or []]
         who = ("the game is a draw" if not winners else

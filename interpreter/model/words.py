@@ -1,7 +1,7 @@
 """Rulebook ids and engine values in words for people: the brief log, the play mat, prompts.
 
 Ids are written in snake_case English (`main_deck`, `until_end_of_turn`), so their words are the id
-with spaces; a turn node may say better with `reads:` ("live phase: live judgment"). Values the log
+with spaces; a turn node may say better with `reads:` ("attack phase: damage"). Values the log
 records as data (multisets of symbols, durations) read as a person would say them ("3 pink, 1 blue",
 "until end of turn"), never as Python reprs.
 """
@@ -15,7 +15,7 @@ _UNTIL = ("until ", "while ", "during ", "for ", "this ", "as long as ")
 
 
 def id_words(ident: str) -> str:
-    """An id in words: `member_center` -> "member center"."""
+    """An id in words: `front_row` -> "front row"."""
     return ident.replace("_", " ").strip()
 
 

@@ -50,10 +50,10 @@ def v_emit(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
 def v_win(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A player wins, or the players of a list win together (a team). Each win is first offered to
     the replacement effects on `game_won`, if the rulebook declares that event. `reason`: why, in
-    words for people (the log's result line: "P2 wins: three successful lives (10.3)").
+    words for people (the log's result line: "P2 wins: ten points scored (9.1)").
 
     Example:
-        win: {player: you, reason: "three successful lives"}
+        win: {player: you, reason: "ten points scored"}
     """
     yield from _outcome(game, _players_of(a["player"](ctx)), "win", GAME_WON, ctx, a.get("reason", ""))
 
@@ -63,7 +63,7 @@ def v_lose(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A player loses, or the players of a list lose together. Each loss is first offered to the
     replacement effects on `game_lost`, if the rulebook declares that event ("if you would lose,
     instead ..."); a concession never comes here (Game.concede). `reason`: why, in words for people
-    ("no card in the life area").
+    ("no card left to draw").
 
     Example:
         lose: {player: "players() where count(cards('deck', it)) == 0", reason: "an empty deck"}
