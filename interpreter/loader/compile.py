@@ -201,7 +201,9 @@ class Compiler:
             out[key] = self.arg(kind.rstrip("?"), value, loc.at(key), spec.name)
         for req in spec.required():
             if req != "*" and req not in args:
-                self.error(loc, f"verb '{spec.name}' needs argument '{req}'{misspelt_key(req, args)}")
+                # A near-miss is named here only when the verb lets it through (`*`): else it has its own error.
+                hint = misspelt_key(req, args) if wildcard else ""
+                self.error(loc, f"verb '{spec.name}' needs argument '{req}'{hint}")
         if spec.name == "end_durations" and "player" in args and isinstance(args.get("durations"), list):
             for i, d in enumerate(args["durations"]):
                 if d in self.known.durations and d not in self.known.owned_durations:

@@ -222,9 +222,12 @@ def _suggest(word: Any, options: Sequence[Any]) -> str:
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
-def misspelt_key(missing: str, given: Mapping[Any, Any]) -> str:
-    """"; is 'templte' a misspelling of it?" when a key written is close to the missing one (a key
-    the schema lets through, such as a template's parameters, would otherwise hide the typo)."""
+def misspelt_key(missing: str, given: Mapping[Any, Any], schema: Any = None) -> str:
+    """"; is 'templte' a misspelling of it?" when a key written is close to the missing one and is
+    let through (such as a template's parameters), which would otherwise hide the typo; a key the
+    schema refuses is reported as unknown, with its own "did you mean", instead."""
+    if isinstance(schema, Mapping) and schema.get("additionalProperties") is False:
+        given = {k: v for k, v in given.items() if k in (schema.get("properties") or {})}
     close = difflib.get_close_matches(missing, [k for k in given if isinstance(k, str)], n=1, cutoff=0.75)
     return f"; is {close[0]!r} a misspelling of it?" if close else ""
 
@@ -353,7 +356,7 @@ class _Reporter:
         if kind == "required" and isinstance(inst, dict) and isinstance(value, list):
             for key in value:
                 if key not in inst:
-                    self.at_value(path, f"missing required key {_fmt(key)}{misspelt_key(key, inst)}")
+                    self.at_value(path, f"missing required key {_fmt(key)}{misspelt_key(key, inst, err.schema)}")
             return
         if kind in ("oneOf", "anyOf"):
             self.alternatives(err, path)
