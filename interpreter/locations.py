@@ -9,6 +9,10 @@ rulebook or cards shadow the ones shipped with Sogo:
 3. the data shipped with Sogo: the top-level folders of a source checkout, or the copies a wheel
    carries as package data (`interpreter/data/`, see setup.py), found with importlib.resources.
 
+A card folder found so hides the ones further on (its cards and sample decks replace them). To add
+cards to a game's instead, `sogo --add-cards DIR` (or `$SOGO_ADD_CARDS`, a list of directories) names
+directories whose `<game id>/` folders are loaded besides the game's own card folder (added_folders).
+
 Schemas are Sogo's own: `$SOGO_SCHEMAS` (tests and tools) or the shipped ones.
 """
 
@@ -20,8 +24,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
-KINDS: Final = ("rulebooks", "cards", "schemas")
-ENV: Final = {"rulebooks": "SOGO_RULEBOOKS", "cards": "SOGO_CARDS", "schemas": "SOGO_SCHEMAS"}
+KINDS: Final = ("rulebooks", "cards", "schemas", "added_cards")
+ENV: Final = {"rulebooks": "SOGO_RULEBOOKS", "cards": "SOGO_CARDS", "schemas": "SOGO_SCHEMAS",
+              "added_cards": "SOGO_ADD_CARDS"}
 _CHECKOUT: Final = Path(__file__).resolve().parent.parent
 
 
@@ -82,6 +87,13 @@ def describe_search(kind: str) -> str:
         return str(full.relative_to(here)) if full.is_relative_to(here) else str(full)
 
     return ", ".join(show(d) for d in search_path(kind))
+
+
+def added_folders(game: str) -> list[Path]:
+    """The card folders `--add-cards` / `$SOGO_ADD_CARDS` add to a game's own: each `<dir>/<game>/`
+    that exists, in order."""
+    env = os.environ.get(ENV["added_cards"], "")
+    return [Path(d) / game for d in env.split(os.pathsep) if d and (Path(d) / game).is_dir()]
 
 
 def schemas_dir() -> Path:

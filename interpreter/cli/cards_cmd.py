@@ -265,3 +265,36 @@ def _review_table(cards: list[Any], only: str, report: dict[str, Any]) -> None:
             table.add_row(str(a.index), Text(a.printed or "-"), reads, Text(status(a), style=style))
         console.print(table)
     console.print(Text(render_summary(report).rstrip("\n")))
+
+
+@cards.command("list")
+@click.argument("game")
+@click.option("--type", "card_type", default=None, metavar="TYPE", help="Only cards of this card type.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per card: id, name, type, file, summary.")
+def list_cmd(game: str, card_type: str | None, as_json: bool) -> None:
+    """List GAME's cards (its card folder and those added with --add-cards): id, name, type and the
+    numbers that matter at a glance; `sogo card GAME ID` shows one in full."""
+    from interpreter.agents.cardinfo import card_name, card_summary
+    from interpreter.cli.main import _shown_path
+    from interpreter.cli.setup import card_folders
+    from interpreter.loader.cards import load_cards
+
+    try:
+        rb = _rulebook(game)
+        pool = load_cards(rb, card_folders(rb.id))
+    except LoadError as e:
+        _echo_all(e.diagnostics)
+        sys.exit(1)
+    if card_type is not None and card_type not in rb.card_types:
+        raise click.BadParameter(f"no card type '{card_type}' in {game} (types: {', '.join(rb.card_types)})",
+                                 param_hint="--type")
+    shown = [c for c in pool.values() if card_type is None or c.type == card_type]
+    for card in sorted(shown, key=lambda c: c.id):
+        if as_json:
+            click.echo(json.dumps({"id": card.id, "name": card_name(card), "type": card.type,
+                                   "file": card.source, "summary": card_summary(rb, card)},
+                                  ensure_ascii=False, sort_keys=True))
+        else:
+            click.echo(f"{card.type:<10} {card_summary(rb, card)}")
+    if not as_json:
+        click.echo(f"{len(shown)} card(s) in {', '.join(_shown_path(f) for f in card_folders(rb.id))}")

@@ -19,7 +19,41 @@ def _fail(diags: Any) -> None:
     sys.exit(1)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+_GLOBAL_OPTIONS = ("--rulebooks", "--cards", "--add-cards")
+
+
+class _SogoGroup(click.Group):
+    """The `sogo` group: its search-path options may also be written after the command
+    (`sogo play GAME --cards DIR`); they are taken to the front before click reads the line."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, hoist_global_options(args))
+
+
+def hoist_global_options(args: list[str]) -> list[str]:
+    """`--rulebooks DIR` / `--cards DIR` / `--add-cards DIR` (or `--cards=DIR`) written anywhere
+    before a `--` moved to the front, in order; the rest kept as it was."""
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            rest += args[i:]
+            break
+        name = a.split("=", 1)[0]
+        if name in _GLOBAL_OPTIONS and "=" in a:
+            front.append(a)
+        elif a in _GLOBAL_OPTIONS:
+            front += args[i:i + 2]  # without its value click reports it, as for any option
+            i += 1
+        else:
+            rest.append(a)
+        i += 1
+    return front + rest
+
+
+@click.group(cls=_SogoGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sogo")
 @click.option("--rulebooks", "rulebook_dirs", multiple=True, type=click.Path(file_okay=False),
               help="A directory of rulebooks to search before $SOGO_RULEBOOKS, ./rulebooks and the shipped ones "
@@ -27,23 +61,32 @@ def _fail(diags: Any) -> None:
 @click.option("--cards", "card_dirs", multiple=True, type=click.Path(file_okay=False),
               help="A directory of card folders (one per game id) to search before $SOGO_CARDS, ./cards and the "
                    "shipped ones (repeatable).")
-def cli(rulebook_dirs: tuple[str, ...], card_dirs: tuple[str, ...]) -> None:
+@click.option("--add-cards", "added_dirs", multiple=True, type=click.Path(file_okay=False),
+              help="A directory of card folders (one per game id) whose cards are added to the game's own "
+                   "instead of hiding them (repeatable; also $SOGO_ADD_CARDS).")
+def cli(rulebook_dirs: tuple[str, ...], card_dirs: tuple[str, ...], added_dirs: tuple[str, ...]) -> None:
     """Sogo: run trading card games from their comprehensive rules, written as data.
 
     Rulebooks and cards are found by game id along a search path: --rulebooks / --cards, then
     $SOGO_RULEBOOKS / $SOGO_CARDS (lists of directories), then ./rulebooks and ./cards, then the
-    rulebooks and sample cards shipped with Sogo.
+    rulebooks and sample cards shipped with Sogo; the first card folder found for a game hides the
+    others. --add-cards DIR adds the cards of DIR/GAME/ to the game's own (the sample decks stay).
+    These options may also be given after the command (`sogo play GAME --cards DIR`).
     """
     from interpreter import locations
 
     locations.add_search_dirs("rulebooks", rulebook_dirs)
     locations.add_search_dirs("cards", card_dirs)
+    locations.add_search_dirs("added_cards", added_dirs)
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 def validate(paths: tuple[str, ...]) -> None:
-    """Check rulebooks, card files, decks, scenarios and replays; report every problem as FILE:LINE:COL."""
+    """Check rulebooks, card files, decks, scenarios and replays; report every problem as FILE:LINE:COL.
+
+    A PATH may be a game id, as `play` takes it (`sogo validate GAME`): its rulebook and its card
+    folders. Files that are not YAML or replays (a README among `rulebooks/*`) are skipped, and said so."""
     from interpreter.cli.validate import validate_paths
 
     problems, checked = validate_paths([Path(p) for p in paths])
@@ -54,6 +97,31 @@ def validate(paths: tuple[str, ...]) -> None:
     if problems:
         click.echo(f"{len(problems)} problem(s)", err=True)
         sys.exit(1)
+
+
+@cli.command("games")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per game.")
+def games_cmd(as_json: bool) -> None:
+    """List the games Sogo finds: each rulebook's id, rules version, formats and seat counts, where
+    it was found and where its cards are (the search path: see `sogo --help`)."""
+    from interpreter.cli.games import game_rows
+
+    rows = game_rows()
+    if as_json:
+        for row in rows:
+            click.echo(json.dumps(row, sort_keys=True, ensure_ascii=False))
+        return
+    for row in rows:
+        click.echo(f"{row['name']}: {row['title']} (rules {row['rules_version']}), "
+                   f"{row['players']} players")
+        if row["formats"]:
+            click.echo(f"    formats: {', '.join(row['formats'])}")
+        click.echo(f"    rulebook: {row['rulebook']}")
+        click.echo(f"    cards: {', '.join(row['cards']) or '(none found)'}")
+        if row.get("decks"):
+            click.echo(f"    decks: {row['decks']}")
+        for problem in row.get("problems", []):
+            click.echo(f"    problem: {problem}")
 
 
 def _known_game(name: str) -> None:
@@ -111,6 +179,20 @@ def _spread_decks(args: list[str]) -> list[str]:
     return out
 
 
+def _deck_names(rb: Any, decks: tuple[str, ...], seats: int) -> list[str]:
+    """The deck file each seat plays (the given ones, else the sample decks, dealt in turn)."""
+    from interpreter.cli.setup import sample_decks, seat_decks
+
+    paths = [Path(d) for d in decks] if decks else sample_decks(rb)
+    return [_shown_path(p) for p in seat_decks(paths, seats)] if paths else []
+
+
+def _shown_path(p: Path) -> str:
+    """A path relative to the working directory when inside it, else absolute."""
+    full, here = p.resolve(), Path.cwd().resolve()
+    return str(full.relative_to(here)) if full.is_relative_to(here) else str(full)
+
+
 def _agent_names(agents: str | None, players: int) -> str:
     """The --agents value, random at every seat when none is given."""
     return agents if agents else ",".join(["random"] * players)
@@ -146,18 +228,34 @@ def _seats(agents: str, players: int, seed: int, *, human: bool) -> tuple[tuple[
                    "mc:N tries each option in N imagined worlds, 8 by default)  [default: random everywhere]")
 @click.option("--decks", multiple=True, type=click.Path(exists=True), metavar="DECK...", help=_DECKS_HELP)
 @click.option("--format", "fmt", default=None, metavar="NAME", help=_FORMAT_HELP)
-@click.option("--log", "log_format", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
+@click.option("--log", "log_format", type=click.Choice(["brief", "full", "text", "jsonl"]), default=None,
+              help="brief: the game told for people (turn and phase headings, cards by name, no rule numbers "
+                   "unless --rules); full (or text): every event with its node and rules; jsonl: one JSON "
+                   "object per event.  [default: brief on a terminal, else full]")
+@click.option("--rules", "show_rules", is_flag=True, help="In the brief log, cite the rules each line applies.")
 @click.option("--save-replay", type=click.Path(dir_okay=False), default=None,
               help="Save the game as a replay (JSON lines) that `sogo replay` reproduces.")
 def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tuple[str, ...], fmt: str | None,
-         log_format: str, save_replay: str | None) -> None:
-    """Play one complete game and print its log, each event with the rule it applies."""
+         log_format: str | None, show_rules: bool, save_replay: str | None) -> None:
+    """Play one complete game and print its log: told for people (brief), or every event with the
+    rules it applies (full)."""
     from interpreter.agents import ask
+    from interpreter.cli.brief_log import BriefLog, play_header
     from interpreter.engine.game import Game
     from interpreter.replay import node_of
     from interpreter.state.errors import GameError, asked_of_nobody
 
     rb, cards, deck_lists = _setup(game, decks, seats, fmt)
+    if log_format is None:
+        log_format = "brief" if sys.stdout.isatty() else "full"
+    brief = None
+    # Which rulebook and decks: the brief log's first line, else on stderr (the full log is unchanged).
+    loaded = play_header(rb, _deck_names(rb, decks, len(deck_lists)))
+    if log_format == "brief":
+        brief = BriefLog(rb, cards, rules=show_rules)
+        click.echo(loaded)
+    else:
+        click.echo(loaded, err=True)
     names, players = _seats(_agent_names(agents, len(deck_lists)), len(deck_lists), seed, human=True)
     for seat in players:
         if hasattr(seat, "use_cards"):
@@ -182,10 +280,14 @@ def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tup
 
     def flush() -> None:
         nonlocal printed
-        for e in g.entries[printed:]:
-            e = e.for_player(reader)
-            click.echo(e.as_json() if log_format == "jsonl" else e.as_text())
+        fresh = [e.for_player(reader) for e in g.entries[printed:]]
         printed = len(g.entries)
+        if brief is not None:
+            for line in brief.feed(fresh):
+                click.echo(line)
+            return
+        for e in fresh:
+            click.echo(e.as_json() if log_format == "jsonl" else e.as_text())
 
     try:
         while True:
@@ -210,7 +312,9 @@ def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tup
         sys.exit(130)
     save()
     r = g.state.result or {}
-    if log_format == "text":
+    if log_format == "brief":
+        click.echo(f"\nThe game ended after {r.get('turn')} turns and {g.state.decisions} decisions.")
+    if log_format in ("full", "text"):
         who = result_text(r)
         click.echo(f"result: {who} after {r.get('turn')} turns, {g.state.decisions} decisions "
                    f"(rules {', '.join(r.get('rules', []))})")
@@ -341,14 +445,14 @@ def card_cmd(game: str, card_id: str) -> None:
     and how each reads in plain English (as `sogo cards review` shows it)."""
     from interpreter.agents.cardinfo import card_details
     from interpreter.cardtext.review import readings_of
-    from interpreter.cli.setup import cards_dir
+    from interpreter.cli.setup import card_folders, cards_dir
     from interpreter.loader.cards import load_cards
     from interpreter.loader.rulebook import load_rulebook
 
     _known_game(game)
     try:
         rb = load_rulebook(game)
-        cards = load_cards(rb, [cards_dir(rb.id)])
+        cards = load_cards(rb, card_folders(rb.id))
     except LoadError as e:
         _fail(e)
     card = cards.get(card_id)

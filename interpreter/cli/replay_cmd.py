@@ -41,7 +41,7 @@ def replay(file: str, force: bool, log_format: str, rulebook_path: str | None, h
     printed, as the simulation summary reported it). Exit 1: the replay is refused (the rulebook,
     cards or decks changed; --force replays anyway) or it diverges from the recording.
     """
-    from interpreter.cli.setup import cards_dir
+    from interpreter.cli.setup import card_folders
     from interpreter.loader.cards import load_cards
     from interpreter.loader.rulebook import load_rulebook
     from interpreter.replay import Replay, content_hashes, run_replay, sogo_version
@@ -55,7 +55,7 @@ def replay(file: str, force: bool, log_format: str, rulebook_path: str | None, h
     try:
         rb = load_rulebook(rulebook_path or h.get("rulebook_dir") or h["rulebook"],
                            fmt=str(fmt) if fmt is not None else None)
-        cards = load_cards(rb, [cards_dir(rb.id)])
+        cards = load_cards(rb, card_folders(rb.id))
     except LoadError as e:
         for d in e.diagnostics:
             click.echo(str(d), err=True)

@@ -24,6 +24,13 @@ def cards_dir(game_id: str) -> Path:
     return found if found is not None else locations.shipped("cards") / game_id
 
 
+def card_folders(game_id: str) -> list[Path]:
+    """Every card folder of a game: its own (the first on the search path) and those added by
+    `--add-cards` (locations.added_folders), whose cards extend it rather than hide it."""
+    own = cards_dir(game_id)
+    return [own] + [f for f in locations.added_folders(game_id) if f.resolve() != own.resolve()]
+
+
 def decks_dir(rb: Rulebook) -> Path:
     """Where a rulebook's sample decks are: its version's own folder if it has one (decks legal under
     that version), else the game's card folder."""
@@ -83,7 +90,7 @@ def load_game_env(game: str, decks: list[str] | None, players: int | None = None
         raise SetupError(f"{seats} players: {rb.id}{under} is played by {counts} players", "--players")
     if decks and len(decks) > seats:
         raise SetupError(f"{len(decks)} decks for {seats} seats: give at most one deck per seat", "--decks")
-    cards = load_cards(rb, [cards_dir(rb.id)])
+    cards = load_cards(rb, card_folders(rb.id))
     paths = [Path(d) for d in decks] if decks else sample_decks(rb)
     if not paths:
         raise LoadError.single(str(decks_dir(rb)), 1, 1, "no sample decks (deck*.yaml) for this game; looked in: "

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from interpreter import locations
 from interpreter.loader.cards import CardPool, load_cards, load_deck
 from interpreter.loader.diagnostics import Diagnostic, LoadError
-from interpreter.loader.rulebook import find_rulebook, load_rulebook, rulebook_versions
+from interpreter.loader.rulebook import find_rulebook, known_rulebooks, load_rulebook, rulebook_versions
 from interpreter.loader.yaml_safe import load_yaml
 from interpreter.model.rulebook import Rulebook
 
@@ -30,6 +31,30 @@ def _classify(path: Path) -> list[tuple[str, Path]]:
     if path.name.startswith("deck"):
         return [("deck", path)]
     return [("cards", path)]
+
+
+_CHECKED_SUFFIXES = (".yaml", ".yml", ".jsonl")
+"""What `sogo validate` reads: YAML files and replays; anything else given (a README) is skipped."""
+
+
+def _game_named(name: str) -> list[Path] | None:
+    """A game id (as `sogo play` takes it, `game@version` too): its rulebook folder and its card
+    folders (its own and the added ones); None when no rulebook has that name."""
+    if "/" in name or name.endswith((".yaml", ".yml", ".jsonl")):
+        return None
+    try:
+        rdir = find_rulebook(name)
+    except LoadError:
+        return None
+    from interpreter.cli.setup import card_folders
+
+    here = Path.cwd().resolve()
+
+    def shown(f: Path) -> Path:
+        full = f.resolve()
+        return full.relative_to(here) if full.is_relative_to(here) else full
+
+    return [shown(rdir)] + [shown(f) for f in card_folders(name) if f.is_dir()]
 
 
 def _looks_like_scenario(path: Path) -> bool:
@@ -58,9 +83,18 @@ def validate_paths(paths: list[Path]) -> tuple[list[Diagnostic], list[str]]:
              "scenario": v.scenarios, "scenarios": v.scenarios, "replay": v.replay}
     for given in paths:
         if not given.exists():
-            v.problems.append(Diagnostic(str(given), 1, 1, "no such file or directory"))
+            game = _game_named(str(given))
+            if game is None:
+                v.problems.append(Diagnostic(str(given), 1, 1, "no such file or directory, nor a game id (games: "
+                                             f"{', '.join(known_rulebooks()) or 'none'})"))
+                continue
+            found = game
+        elif given.is_file() and given.suffix not in _CHECKED_SUFFIXES:
+            v.ok.append(f"skipped {given} (not YAML)")
             continue
-        for kind, p in _classify(given):
+        else:
+            found = [given]
+        for kind, p in (c for f in found for c in _classify(f)):
             try:
                 check[kind](p)
             except LoadError as e:
@@ -135,8 +169,14 @@ class _Validator:
             from interpreter.cli.setup import cards_dir
 
             all_cards = sorted(x for x in cards_dir(game).glob("*.yaml") if not x.name.startswith("deck"))
-        cards = _under(cdir.name, crb, card_files or all_cards) if versioned \
-            else load_cards(crb, card_files or all_cards)
+        pool_files = card_files or all_cards
+        if not versioned and cdir.resolve() in [f.resolve() for f in locations.added_folders(game)]:
+            # A folder added to the game's cards (--add-cards): checked with them, as play loads it.
+            from interpreter.cli.setup import card_folders
+
+            pool_files = [x for f in card_folders(game) for x in sorted(f.glob("*.yaml"))
+                          if not x.name.startswith("deck")]
+        cards = _under(cdir.name, crb, pool_files) if versioned else load_cards(crb, pool_files)
         for f in deck_files:
             load_deck(crb, cards, f)
         self.ok.extend(str(d) for d in cards.notices if str(d) not in self.ok)

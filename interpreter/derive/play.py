@@ -72,6 +72,9 @@ class Play(Table):
         self.auto_steps = 0  # effect steps run so far, against the rulebook's cap on automatic steps
         # Where the procedure in progress stands. A fork starts these afresh.
         self.collecting: list[tuple[int, str]] | None = None  # outcomes of a rule-process batch
+        # Why players won or lost, in the rulebook's words (`reason` of win/lose; -1: a draw), for the
+        # log's result entry: player -> (win | lose | draw, reason).
+        self.outcome_reasons: dict[int, tuple[str, str]] = {}
         self.in_interrupt = False
         self.holding = 0  # simultaneous steps in progress: interrupts wait until the outermost ends
         self.frames: list[list[Any]] = []  # effect-step lists being run, outermost first (timing/runner.py)

@@ -20,7 +20,7 @@ from interpreter.loader.compile import Compiler, Loc
 from interpreter.loader.decks import Problem, across_problems
 from interpreter.loader.diagnostics import Diagnostic, Diagnostics, LoadError
 from interpreter.loader.names import collect_names, positional_bindings
-from interpreter.loader.schema import schema_names, validate
+from interpreter.loader.schema import did_you_mean, schema_names, validate
 from interpreter.loader.yaml_safe import load_yaml
 from interpreter.model.rulebook import ENGINE_KINDS, GRANTED, Ability, CardDef, Grant, Rulebook, engine_kind
 from interpreter.model.vocabulary import Step
@@ -208,8 +208,8 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
         return None
     for key in raw:
         if key not in ABILITY_KEYS:
-            comp.error(loc.at(key), f"unknown key '{key}' in ability (allowed: {', '.join(sorted(ABILITY_KEYS))})",
-                       at_key=True)
+            comp.error(loc.at(key), f"unknown key '{key}' in ability (allowed: {', '.join(sorted(ABILITY_KEYS))})"
+                                    f"{did_you_mean(key, ABILITY_KEYS)}", at_key=True)
     if "todo" in raw:
         return None  # not written yet (interpreter/cardtext): validate reports it, the game does not play it
     if "fields" in raw and "kind" not in raw:
@@ -237,7 +237,8 @@ def compile_ability(rb: Rulebook, raw: Any, index: int, loc: Loc, comp: Compiler
     for i, kw in enumerate(kws):
         k = rb.keywords.get(kw)
         if k is None:
-            comp.error(loc.at("keywords", i), f"unknown keyword '{kw}' (known: {', '.join(sorted(rb.keywords))})")
+            comp.error(loc.at("keywords", i), f"unknown keyword '{kw}' (known: {', '.join(sorted(rb.keywords))})"
+                                              f"{did_you_mean(kw, rb.keywords)}")
             continue
         if kw in values:  # its expressions, compiled for the values this ability gives
             k = {**k, **keyword_params.compile_for(rb.keywords[kw], values[kw], comp)}
@@ -498,7 +499,8 @@ def _compile_cards(rb: Rulebook, data: dict[str, Any], path: Path, smap: Any, co
                 continue
             if key not in allowed:
                 comp.error(loc.at(key), f"unknown field '{key}' for a {ctype} card (allowed: "
-                                        f"{', '.join(sorted(set(allowed) | CARD_BASE_KEYS))})", at_key=True)
+                                        f"{', '.join(sorted(set(allowed) | CARD_BASE_KEYS))})"
+                                        f"{did_you_mean(key, set(allowed) | CARD_BASE_KEYS)}", at_key=True)
                 continue
             fields[key] = _check_field(rb, allowed[key], value, loc.at(key), comp)
         missing = [fid for fid, f in allowed.items() if f.get("required") and fid not in raw]

@@ -15,12 +15,18 @@ from typing import Any
 from interpreter.expr import Compiled, ExprError, FuncSpec, compile_expr
 from interpreter.expr.compiler import constant, list_of, mapping_of
 from interpreter.loader.diagnostics import Diagnostics
+from interpreter.loader.schema import did_you_mean, misspelt_key
 from interpreter.loader.yaml_safe import SourceMap
 from interpreter.model.rulebook import EffectRestriction
 from interpreter.model.vocabulary import VERBS, Step, VerbSpec
 from interpreter.table.context import POSITIONAL
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+_SPEC_KEYS = ("affects", "if", "do", "instead", "change", "before", "after", "cost", "modify", "trigger", "event",
+              "optional", "once", "when_idle", "negate", "no_stack", "modify_player", "grant", "set_text", "restrict",
+              "rules")
+"""The keys an effect description may have (Compiler.spec)."""
 
 CREATED_KEYS: dict[str, tuple[str, ...]] = {
     "continuous": ("affects", "modify", "modify_player", "grant", "set_text", "negate", "no_stack", "restrict",
@@ -171,8 +177,8 @@ class Compiler:
         (name, args), = item.items()
         spec = self.verbs.get(name)
         if spec is None:
-            self.error(loc.at(name), f"unknown verb '{name}' (known verbs: {', '.join(sorted(self.verbs))})",
-                       at_key=True)
+            self.error(loc.at(name), f"unknown verb '{name}' (known verbs: {', '.join(sorted(self.verbs))})"
+                                     f"{did_you_mean(name, self.verbs)}", at_key=True)
             return None
         if args is None:
             args = {}
@@ -189,13 +195,15 @@ class Compiler:
             kind = spec.args.get(key) or wildcard
             if kind is None:
                 allowed = ", ".join(k for k in spec.args if k != "*")
-                self.error(loc.at(key), f"verb '{spec.name}' has no argument '{key}' (allowed: {allowed})",
-                           at_key=True)
+                self.error(loc.at(key), f"verb '{spec.name}' has no argument '{key}' (allowed: {allowed})"
+                                        f"{did_you_mean(key, (k for k in spec.args if k != '*'))}", at_key=True)
                 continue
             out[key] = self.arg(kind.rstrip("?"), value, loc.at(key), spec.name)
         for req in spec.required():
             if req != "*" and req not in args:
-                self.error(loc, f"verb '{spec.name}' needs argument '{req}'")
+                # A near-miss is named here only when the verb lets it through (`*`): else it has its own error.
+                hint = misspelt_key(req, args) if wildcard else ""
+                self.error(loc, f"verb '{spec.name}' needs argument '{req}'{hint}")
         if spec.name == "end_durations" and "player" in args and isinstance(args.get("durations"), list):
             for i, d in enumerate(args["durations"]):
                 if d in self.known.durations and d not in self.known.owned_durations:
@@ -274,7 +282,8 @@ class Compiler:
         here rather than by the declaration's `owner` (compiled as the pair (id, owner))."""
         for key in value:
             if key not in ("id", "owner"):
-                self.error(loc.at(key), f"unknown key '{key}' in a duration (allowed: id, owner)", at_key=True)
+                self.error(loc.at(key), f"unknown key '{key}' in a duration (allowed: id, owner)"
+                                        f"{did_you_mean(key, ('id', 'owner'))}", at_key=True)
         did = value.get("id")
         if did not in self.known.durations:
             self.error(loc.at("id") if "id" in value else loc,
@@ -303,8 +312,8 @@ class Compiler:
             seen.add(opt["id"])
             for key in opt:
                 if key not in ("id", "label", "if", "do", "rules"):
-                    self.error(ol.at(key), f"unknown key '{key}' in option (allowed: id, label, if, do, rules)",
-                               at_key=True)
+                    self.error(ol.at(key), f"unknown key '{key}' in option (allowed: id, label, if, do, rules)"
+                                           f"{did_you_mean(key, ('id', 'label', 'if', 'do', 'rules'))}", at_key=True)
             out.append({"id": str(opt["id"]), "label": str(opt.get("label", opt["id"])),
                         "if": self.expr(opt["if"], ol.at("if")) if "if" in opt else None,
                         "do": self.steps(opt.get("do", []), ol.at("do"))})
@@ -378,9 +387,8 @@ class Compiler:
             elif key == "rules":
                 out[key] = tuple(v)
             else:
-                self.error(kl, f"unknown key '{key}' (allowed: affects, if, do, instead, change, before, after, "
-                               "cost, modify, trigger, event, optional, once, when_idle, negate, no_stack, "
-                               "modify_player, grant, set_text, restrict, rules)", at_key=True)
+                self.error(kl, f"unknown key '{key}' (allowed: {', '.join(_SPEC_KEYS)}){did_you_mean(key, _SPEC_KEYS)}",
+                           at_key=True)
         if "grant" in out and "affects" not in out:
             self.error(loc, "an effect that grants abilities needs 'affects' (the cards that get them)")
         if "set_text" in out and "affects" not in out:
@@ -413,7 +421,8 @@ class Compiler:
                 else:
                     kinds = frozenset(str(x) for x in v)
             elif key not in ("if", "rules"):
-                self.error(kl, f"unknown key '{key}' in a restriction (allowed: zones, kinds, if, rules)", at_key=True)
+                self.error(kl, f"unknown key '{key}' in a restriction (allowed: zones, kinds, if, rules)"
+                               f"{did_you_mean(key, ('zones', 'kinds', 'if', 'rules'))}", at_key=True)
         cond = self.expr(value["if"], loc.at("if"), extra_names=set(PLACEMENT_NAMES))
         return EffectRestriction(zones, kinds, cond, tuple(str(r) for r in value.get("rules", ()) or ()))
 
@@ -468,7 +477,8 @@ class Compiler:
             elif key in ("if", "state"):
                 out[key] = self.expr(v, kl)
             else:
-                self.error(kl, f"unknown key '{key}' in trigger (allowed: event, if, state)", at_key=True)
+                self.error(kl, f"unknown key '{key}' in trigger (allowed: event, if, state)"
+                               f"{did_you_mean(key, ('event', 'if', 'state'))}", at_key=True)
         if "event" not in out and "state" not in out:
             self.error(loc, "a trigger needs 'event' or 'state'")
         return out

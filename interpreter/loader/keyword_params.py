@@ -17,6 +17,7 @@ from interpreter.expr import ExprError, parse, walk
 from interpreter.expr.compiler import constant
 from interpreter.expr.nodes import Attr, Name
 from interpreter.loader.compile import IDENT, Compiler, Loc
+from interpreter.loader.schema import did_you_mean
 
 KW: Final = "kw"
 """The name a keyword's expressions read its parameters by."""
@@ -66,8 +67,8 @@ def declare(kid: str, k: dict[str, Any], loc: Loc, comp: Compiler) -> tuple[Para
             continue
         for key in spec:
             if key not in ("type", "default"):
-                comp.error(pl.at(key), f"unknown key '{key}' in parameter '{name}' (allowed: type, default)",
-                           at_key=True)
+                comp.error(pl.at(key), f"unknown key '{key}' in parameter '{name}' (allowed: type, default)"
+                                       f"{did_you_mean(key, ('type', 'default'))}", at_key=True)
         kind = str(spec["type"])
         if "default" in spec and spec["default"] is not None and not type_ok(kind, spec["default"]):
             comp.error(pl.at("default"), f"keyword '{kid}': the default of parameter '{name}' must be "

@@ -15,7 +15,7 @@ import functools
 import json
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -207,6 +207,12 @@ def _describe(value: Any) -> str:
     return type(value).__name__
 
 
+def did_you_mean(word: Any, options: Iterable[Any]) -> str:
+    """"; did you mean 'x'?" for a near-miss typo among the allowed words, to end an "unknown key"
+    (or verb, field, keyword) message with; empty when nothing is close."""
+    return _suggest(word, list(options))
+
+
 def _suggest(word: Any, options: Sequence[Any]) -> str:
     """' (did you mean 'x'?)' for near-miss typos; empty when nothing is close."""
     if not isinstance(word, str):
@@ -214,6 +220,16 @@ def _suggest(word: Any, options: Sequence[Any]) -> str:
     strings = [o for o in options if isinstance(o, str)]
     close = difflib.get_close_matches(word, strings, n=1, cutoff=0.75)
     return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def misspelt_key(missing: str, given: Mapping[Any, Any], schema: Any = None) -> str:
+    """"; is 'templte' a misspelling of it?" when a key written is close to the missing one and is
+    let through (such as a template's parameters), which would otherwise hide the typo; a key the
+    schema refuses is reported as unknown, with its own "did you mean", instead."""
+    if isinstance(schema, Mapping) and schema.get("additionalProperties") is False:
+        given = {k: v for k, v in given.items() if k in (schema.get("properties") or {})}
+    close = difflib.get_close_matches(missing, [k for k in given if isinstance(k, str)], n=1, cutoff=0.75)
+    return f"; is {close[0]!r} a misspelling of it?" if close else ""
 
 
 def _one_of_text(values: Sequence[Any]) -> str:
@@ -340,7 +356,7 @@ class _Reporter:
         if kind == "required" and isinstance(inst, dict) and isinstance(value, list):
             for key in value:
                 if key not in inst:
-                    self.at_value(path, f"missing required key {_fmt(key)}")
+                    self.at_value(path, f"missing required key {_fmt(key)}{misspelt_key(key, inst, err.schema)}")
             return
         if kind in ("oneOf", "anyOf"):
             self.alternatives(err, path)

@@ -143,11 +143,11 @@ _declare("emit", {"event": "event", "once_per_turn": "bool?", "once_per": "expr?
                   "seen_by_departed": "expr?", "*": "expr"},
          reads="raise the event {event}[ with {*}][ (once per turn{?once_per_turn})][ (once per {once_per})]"
                "[ (for the abilities of {only_player})]")
-_declare("win", {"player": "expr"},
+_declare("win", {"player": "expr", "reason": "str?"},
          reads="make {player} win")
-_declare("lose", {"player": "expr"},
+_declare("lose", {"player": "expr", "reason": "str?"},
          reads="make {player} lose")
-_declare("draw_game", {},
+_declare("draw_game", {"reason": "str?"},
          reads="end the game in a draw")
 _declare("set_role", {"role": "role", "player": "expr"},
          reads="make {player} the {role}")
@@ -189,7 +189,7 @@ _declare("set_var", {"name": "name", "value": "expr"},
          reads="set {name} to {value}")
 _declare("call", {"template": "template", "*": "expr"},
          reads="do {template}[ with {*}]")
-_declare("log", {"message": "expr"},
+_declare("log", {"message": "expr", "brief": "expr?"},
          reads="note in the log: {message}")
 _declare("cite", {"rules": "rules", "inferred": "str?", "do": "effect"},
          reads="{do}")

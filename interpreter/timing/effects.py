@@ -47,9 +47,11 @@ def add_effect(game: Play, kind: str, spec: dict[str, Any], ctx: Ctx, duration: 
                  game.state.turn, locked, bindings=ctx.all_vars(), event=ctx.event, owner=owner)
     game.state.effects.append(eff)
     game.version += 1
-    log(game, "effect", f"a {kind.replace('_', ' ')} effect begins"
-        + (f" until {duration}" if duration else "")
-        + (f" (P{owner + 1}'s)" if owner is not None else ""), ctx.rules)
+    if game.logging:
+        log(game, "effect", f"a {kind.replace('_', ' ')} effect begins"
+            + (f" until {duration}" if duration else "")
+            + (f" (P{owner + 1}'s)" if owner is not None else ""), ctx.rules, effect=kind, duration=duration,
+            owner=owner)
     return eff
 
 

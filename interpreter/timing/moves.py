@@ -220,8 +220,11 @@ def move_card(game: Play, obj: GameObject, zone: str, player: int | None, ctx: C
     if game.logging:
         where = f"{zone}" + (f" of P{dest_player + 1}" if dest_player is not None else "")
         hidden = frozenset(p for p in range(st.num_players) if p not in seers and not can_see(game, new, p))
+        # `was`: the object the card was before, so a reader follows the card from move to move
+        # (what the entry's text tells its readers already: a redacted entry carries no data).
         log(game, "move", f"{describe(game, new)} moves from {old_zone} to {where}", ctx.rules,
-            hidden_from=hidden, redacted=f"a card #{new.oid} moves from {old_zone} to {where}")
+            hidden_from=hidden, redacted=f"a card #{new.oid} moves from {old_zone} to {where}",
+            was=[[new.oid, old.oid]])
     if not keep and game.rb.zones[zone].raw.get("cancels_pending"):
         # The card's abilities that were pending vanish as it enters this zone (those the move
         # itself triggers are collected below and may still resolve).
@@ -283,7 +286,8 @@ def stack_onto(game: Play, card: GameObject, onto: GameObject, ctx: Ctx) -> tupl
                            or (p not in saw_top and not can_see(game, under, p)))
         log(game, "stack", f"{said} (#{onto.oid} is now {describe(game, onto)}, with {describe(game, under)} "
                            f"under it)", ctx.rules, hidden_from=hidden,
-            redacted=f"a card is put on top of #{onto.oid}")
+            redacted=f"a card is put on top of #{onto.oid}",
+            was=[[under.oid, onto.oid], [onto.oid, card.oid]])
     return onto, under, came_from
 
 

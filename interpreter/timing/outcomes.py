@@ -107,7 +107,9 @@ def end_game(game: Play, winner: int | list[int] | None, outcome: str, rules: tu
     text = ("the game is a draw" if not winners else
             " and ".join(f"P{w + 1}" for w in winners) + (" wins the game" if len(winners) == 1
                                                           else " win the game"))
-    log(game, "result", text, rules)
+    # Structured for readers of the log (interpreter/table/brief.py): who won, and why in words.
+    reasons = [[p, kind, why] for p, (kind, why) in sorted(game.outcome_reasons.items())]
+    log(game, "result", text, rules, outcome=outcome, winners=winners, reasons=reasons)
 
 
 def loop_draw(game: Play, what: str) -> None:

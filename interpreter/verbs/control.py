@@ -49,35 +49,37 @@ def v_emit(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
 @verb("win")
 def v_win(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A player wins, or the players of a list win together (a team). Each win is first offered to
-    the replacement effects on `game_won`, if the rulebook declares that event.
+    the replacement effects on `game_won`, if the rulebook declares that event. `reason`: why, in
+    words for people (the log's result line: "P2 wins: ten points scored (9.1)").
 
     Example:
-        win: {player: you}
+        win: {player: you, reason: "ten points scored"}
     """
-    yield from _outcome(game, _players_of(a["player"](ctx)), "win", GAME_WON, ctx)
+    yield from _outcome(game, _players_of(a["player"](ctx)), "win", GAME_WON, ctx, a.get("reason", ""))
 
 
 @verb("lose")
 def v_lose(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     """A player loses, or the players of a list lose together. Each loss is first offered to the
     replacement effects on `game_lost`, if the rulebook declares that event ("if you would lose,
-    instead ..."); a concession never comes here (Game.concede).
+    instead ..."); a concession never comes here (Game.concede). `reason`: why, in words for people
+    ("no card left to draw").
 
     Example:
-        lose: {player: "players() where count(cards('deck', it)) == 0"}
+        lose: {player: "players() where count(cards('deck', it)) == 0", reason: "an empty deck"}
     """
-    yield from _outcome(game, _players_of(a["player"](ctx)), "lose", GAME_LOST, ctx)
+    yield from _outcome(game, _players_of(a["player"](ctx)), "lose", GAME_LOST, ctx, a.get("reason", ""))
 
 
 def _players_of(value: Any) -> list[int]:
     return [p for p in value if isinstance(p, int)] if isinstance(value, list) else [value]
 
 
-def _outcome(game: Play, players: list[int], kind: str, etype: str, ctx: Ctx) -> Gen:
+def _outcome(game: Play, players: list[int], kind: str, etype: str, ctx: Ctx, reason: str = "") -> Gen:
     """Declare the outcome of the players whose win or loss no replacement took the place of (each
     offered in turn, the player as the event's `player`, a replacement's `change` able to name
     another); declared together, they are finalised together. The replacements' `after` steps run
-    once the outcome is declared."""
+    once the outcome is declared. The reason is kept for the log's result (Play.outcome_reasons)."""
     afters: list[Any] = []
     if etype in game.rb.events and (game.state.effects or game.replacing_abilities):
         from interpreter.timing.replacement import offer
@@ -94,6 +96,9 @@ def _outcome(game: Play, players: list[int], kind: str, etype: str, ctx: Ctx) ->
                 kept.append(event["player"])
         players = kept
     if players and not game.state.over():
+        if reason:
+            for p in players:
+                game.outcome_reasons[p] = (kind, reason)
         declare_outcomes(game, players, kind, ctx)
     for steps, ectx in afters:
         yield from run(game, steps, ectx)
@@ -101,11 +106,13 @@ def _outcome(game: Play, players: list[int], kind: str, etype: str, ctx: Ctx) ->
 
 @verb("draw_game")
 def v_draw_game(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """The game ends in a draw.
+    """The game ends in a draw (`reason`: why, in words for people).
 
     Example:
-        draw_game: {}
+        draw_game: {reason: "both players ran out of cards"}
     """
+    if a.get("reason"):
+        game.outcome_reasons[-1] = ("draw", a["reason"])
     end_game(game, None, "draw", ctx.rules)
     return
     yield
@@ -122,7 +129,7 @@ def v_set_role(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     if game.state.roles.get(a["role"]) != p:
         game.state.roles[a["role"]] = p
         touched(game)
-        log(game, "role", f"P{p + 1} becomes {a['role']}", ctx.rules)
+        log(game, "role", f"P{p + 1} becomes {a['role']}", ctx.rules, role=a["role"], player=p)
     return
     yield
 

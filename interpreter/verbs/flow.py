@@ -127,12 +127,16 @@ def v_call(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
 
 @verb("log")
 def v_log(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
-    """Write a line to the game log.
+    """Write a line to the game log. `brief`: the line as the brief log for people says it (names
+    of players and cards in words), when `message` reads as the engine's record.
 
     Example:
         log: {message: "'deck left: ' + str(count(cards('deck', you)))"}
     """
-    log(game, "note", str(a["message"](ctx)), ctx.rules)
+    if "brief" in a and game.logging:
+        log(game, "note", str(a["message"](ctx)), ctx.rules, brief=str(a["brief"](ctx)))
+    else:
+        log(game, "note", str(a["message"](ctx)), ctx.rules)
     return
     yield
 

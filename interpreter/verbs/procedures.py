@@ -59,8 +59,10 @@ def v_satisfy(game: Play, a: dict[str, Any], ctx: Ctx) -> Gen:
     reqs = a["requirements"](ctx) or []
     ok = can_cover(pool, reqs, symbols, a.get("wildcard"), a.get("generic"))
     game.state.vars[a["as"]] = ok
-    log(game, "requirement", f"requirements {'met' if ok else 'not met'}: pool {dict(pool)} "
-                             f"for {[dict(r) for r in reqs]}", ctx.rules)
+    if game.logging:
+        log(game, "requirement", f"requirements {'met' if ok else 'not met'}: pool {dict(pool)} "
+                                 f"for {[dict(r) for r in reqs]}", ctx.rules,
+            met=ok, pool=dict(pool), requirements=[dict(r) for r in reqs])
     return
     yield
 
