@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.loader.layout import generic_layout, words
+from interpreter.model.words import node_words
 from interpreter.model.layout import Cell, Layout, Tile
 from interpreter.state.multiset import Multiset
 from interpreter.state.objects import GameObject
@@ -86,9 +87,8 @@ class _Mat:
         names = []
         graph = self.game.rb.graph
         while node is not None and node.parent is not None:
-            raw = node.raw if isinstance(node.raw, dict) else {}
-            title = next((raw[k] for k in ("title", "name", "label") if isinstance(raw.get(k), str)), None)
-            names.append(title or words(node.base))
+            said = node_words(node)  # the node's `reads:` (rulebook data), else its id in words
+            names.append(said[:1].upper() + said[1:])
             node = graph.nodes.get(node.parent)
         return " · ".join(reversed(names))
 
