@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.loader.layout import generic_layout, words
-from interpreter.model.words import node_words
 from interpreter.model.layout import Cell, Layout, Tile
+from interpreter.model.words import node_words
 from interpreter.state.multiset import Multiset
 from interpreter.state.objects import GameObject
 from interpreter.table.context import Ctx
