@@ -62,6 +62,16 @@ class Triggers:
         return index
 
     def _watchers(self, event_type: str) -> list[tuple[GameObject, Any, dict[str, Any]]]:
+        """Who waits for this event now: `_waiting`'s list with the conditions checked."""
+        listed, conditional = self._waiting(event_type)
+        if not conditional:
+            return listed  # the cached list itself: callers never change it
+        game = self.game
+        return [w for w in listed if not w[1].conditions or gate_ok(w[0], w[1], game)]
+
+    def _waiting(self, event_type: str) -> tuple[list[tuple[GameObject, Any, dict[str, Any]]], bool]:
+        """Who waits for this event as long as the working abilities stay the same, and whether
+        any of them has conditions (left unchecked here: the caller checks them when it needs to)."""
         game = self.game
         key = ability_key(game)
         cache = self._watch_cache
@@ -85,10 +95,7 @@ class Triggers:
                 if grants:
                     listed = self._with_granted(listed, grants, event_type)
             hit = cache[event_type] = (listed, any(w[1].conditions for w in listed))
-        listed, conditional = hit
-        if not conditional:
-            return listed  # the cached list itself: callers never change it
-        return [w for w in listed if not w[1].conditions or gate_ok(w[0], w[1], game)]
+        return hit
 
     def _with_granted(self, listed: list[tuple[GameObject, Any, dict[str, Any]]], grants: dict[int, list[Any]],
                       event_type: str) -> list[tuple[GameObject, Any, dict[str, Any]]]:
@@ -128,7 +135,10 @@ class Triggers:
             if st.effects:
                 self._delayed(event, etype, viewed)
             return
-        watchers = self._watchers(etype)
+        # An ability's conditions are checked only once the event is known to concern it (most
+        # triggers name their own card as the event's subject): the same pending abilities, fewer
+        # conditions read (a departed card's, checked already, are checked again: the same answer).
+        watchers, conditional = self._waiting(etype)
         if departed:
             watchers = watchers + self._departed(departed, etype)
         moved: tuple[int, int] | None = None  # the moved card's object ids before and after, if viewed
@@ -162,6 +172,8 @@ class Triggers:
                 who = event.get(subject)
                 if type(who) is not GameObject or who.oid != obj.oid:
                     continue
+            if conditional and ab.conditions and not gate_ok(obj, ab, game):
+                continue
             if not viewed:
                 event, info = self._moved_view(event)
                 viewed = True
