@@ -271,8 +271,16 @@ class Continuous:
         return self._gen
 
     def active_for(self, obj: GameObject) -> bool:
-        """Whether any continuous effect currently changes this object."""
-        if not self.any_sources and not self.game.state.effects:
+        """Whether any continuous effect currently changes this object (a card's last known
+        information is then frozen as it leaves). A card none of whose fields any continuous ability
+        or current effect modifies is answered without working the effects out again (a move
+        changes the state, so each move would otherwise work them all out)."""
+        effects = self.game.state.effects
+        if not self.any_sources and not effects:
+            return False
+        fields = self.game.cards[obj.card_id].fields
+        if self.card_fields.isdisjoint(fields) and not any(
+                f in fields for e in effects if e.kind == "continuous" for f, _, _ in e.spec.get("modify", ())):
             return False
         if self.version != self.game.version:
             self.rebuild()
