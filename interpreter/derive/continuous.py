@@ -274,12 +274,13 @@ class Continuous:
         """Whether any continuous effect currently changes this object (a card's last known
         information is then frozen as it leaves). A card none of whose fields any continuous ability
         or current effect modifies is answered without working the effects out again (a move
-        changes the state, so each move would otherwise work them all out)."""
+        changes the state, so each move would otherwise work them all out), unless ceasing to apply
+        is recorded (`lapse`: each working out records what stopped applying, so none is skipped)."""
         effects = self.game.state.effects
         if not self.any_sources and not effects:
             return False
         fields = self.game.cards[obj.card_id].fields
-        if self.card_fields.isdisjoint(fields) and not any(
+        if self.card_fields.isdisjoint(fields) and not self.lapse and not any(
                 f in fields for e in effects if e.kind == "continuous" for f, _, _ in e.spec.get("modify", ())):
             return False
         if self.version != self.game.version:
