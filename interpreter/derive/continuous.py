@@ -99,6 +99,11 @@ class Continuous:
             return base
         if base is None and name in self.dash_fields:
             return None  # a value printed as "-" is no number: nothing adds to it or fixes it
+        if name not in self.card_fields and not self.lapse and not self._effects_modify(name):
+            # The usual read: no continuous ability of the game's cards, nor any effect now, modifies
+            # this field, so it is as printed (without working the effects out after each change;
+            # with `lapse`, each working out records what stopped applying, so none is left out).
+            return base
         if not self.building:
             if self.version != game.version:
                 self.rebuild()
@@ -124,6 +129,16 @@ class Continuous:
                 else:
                     base = (base or 0) + v
         return base
+
+    def _effects_modify(self, name: str) -> bool:
+        """Whether a continuous effect created by an ability (not a card's continuous ability) modifies
+        this field now."""
+        for e in self.game.state.effects:
+            if e.kind == "continuous":
+                for f, _, _ in e.spec.get("modify", ()):
+                    if f == name:
+                        return True
+        return False
 
     def player_value(self, player: int, name: str, base: Any) -> Any:
         """A value of a player (not of a card) as continuous effects make it: each effect whose
