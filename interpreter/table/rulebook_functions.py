@@ -22,7 +22,7 @@ class RulebookFunction:
     A pure one (it reads nothing but its parameters, the roles and the turn) is memoised until the
     game state changes: play legality asks the same question for every card in hand."""
 
-    __slots__ = ("fid", "params", "body", "pure", "fn", "src", "p0", "p1")
+    __slots__ = ("fid", "params", "body", "pure", "fn", "src", "p0", "p1", "p2")
 
     def __init__(self, fid: str, params: list[str]) -> None:
         self.fid = fid
@@ -33,9 +33,10 @@ class RulebookFunction:
         # fewer than through the compiled expression) and tags an error with the source as that would.
         self.fn: Callable[[Any], Any] = _undefined
         self.src: str | None = None
-        # The first two parameters' names, read by the one- and two-argument calls.
+        # The first three parameters' names, read by the calls of one to three arguments.
         self.p0 = params[0] if params else ""
         self.p1 = params[1] if len(params) > 1 else ""
+        self.p2 = params[2] if len(params) > 2 else ""
 
     def define(self, body: Any) -> None:
         """Give the function its body: a compiled expression (or a bare closure standing in for one
@@ -45,13 +46,15 @@ class RulebookFunction:
         self.src = getattr(body, "src", None)
 
     def entry(self) -> Callable[..., Any]:
-        """What expressions call: `(env, *args)`, with the usual one- and two-argument calls kept
+        """What expressions call: `(env, *args)`, with the usual calls of one to three arguments kept
         apart (a compiled build parses a star-argument call slowly) and bound straight to their
         method (no closure in between)."""
         if len(self.params) == 1:
             return self.call1
         if len(self.params) == 2:
             return self.call2
+        if len(self.params) == 3:
+            return self.call3
 
         def fn(env: Any, *args: Any) -> Any:
             return self.call(env, args)
@@ -86,6 +89,19 @@ class RulebookFunction:
             return self.run({self.p0: a, self.p1: b}, env)
         if value is _MISSING:
             value = memo[key] = self.run({self.p0: a, self.p1: b}, env)
+        return value
+
+    def call3(self, env: Any, a: Any, b: Any, c: Any) -> Any:
+        if not self.pure:
+            return self.run({self.p0: a, self.p1: b, self.p2: c}, env)
+        memo = _memo(env.game, self.fid)
+        key = (_memo_key(a), _memo_key(b), _memo_key(c))
+        try:
+            value = memo.get(key, _MISSING)
+        except TypeError:  # an unhashable argument (a list): just compute
+            return self.run({self.p0: a, self.p1: b, self.p2: c}, env)
+        if value is _MISSING:
+            value = memo[key] = self.run({self.p0: a, self.p1: b, self.p2: c}, env)
         return value
 
     def call(self, env: Any, args: tuple[Any, ...]) -> Any:
