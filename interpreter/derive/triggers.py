@@ -61,17 +61,10 @@ class Triggers:
             self._index[card_id] = index
         return index
 
-    def _watchers(self, event_type: str) -> list[tuple[GameObject, Any, dict[str, Any]]]:
-        """Who waits for this event now: `_waiting`'s list with the conditions checked."""
-        listed, conditional = self._waiting(event_type)
-        if not conditional:
-            return listed  # the cached list itself: callers never change it
-        game = self.game
-        return [w for w in listed if not w[1].conditions or gate_ok(w[0], w[1], game)]
-
     def _waiting(self, event_type: str) -> tuple[list[tuple[GameObject, Any, dict[str, Any]]], bool]:
         """Who waits for this event as long as the working abilities stay the same, and whether
-        any of them has conditions (left unchecked here: the caller checks them when it needs to)."""
+        any of them has conditions (left unchecked here: each caller checks an ability's conditions
+        once the event is known to concern it, the cheaper tests first)."""
         game = self.game
         key = ability_key(game)
         cache = self._watch_cache
@@ -265,8 +258,11 @@ class Triggers:
         """State triggers become pending once while their condition holds (again after resolving)."""
         game = self.game
         st = game.state
-        for obj, ab, trig in self._watchers(STATE):  # kept like event watchers (STATE is no event name)
+        listed, conditional = self._waiting(STATE)  # kept like event watchers (STATE is no event name)
+        for obj, ab, trig in listed:
             if any(p.source == obj.oid and p.ability == ab.index for p in st.pending):
+                continue
+            if conditional and ab.conditions and not gate_ok(obj, ab, game):
                 continue
             ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)
             if trig["state"](ctx):
@@ -280,9 +276,12 @@ class Triggers:
         game = self.game
         st = game.state
         n = 0
-        for obj, ab, trig in self._watchers(event_type):
+        listed, conditional = self._waiting(event_type)
+        for obj, ab, trig in listed:
             key = f"{obj.oid}:{ab.index}:{event_type}"
             if (key if scope is None else f"{key}@{scope}") in st.triggered_this_turn:
+                continue
+            if conditional and ab.conditions and not gate_ok(obj, ab, game):
                 continue
             cond = trig.get("if")
             if cond is None or cond(Ctx(game, None, you=obj.controller, this=obj, event={"type": event_type},
