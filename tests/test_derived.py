@@ -52,11 +52,12 @@ functions:
 
 
 def _fn(rb, name):  # noqa: ANN001, ANN202
-    """The RulebookFunction behind the entry expressions call."""
+    """The RulebookFunction behind the entry expressions call (a bound method of it)."""
     from interpreter.table.rulebook_functions import RulebookFunction
 
-    return next(c.cell_contents for c in rb.functions[name].fn.__closure__
-                if isinstance(c.cell_contents, RulebookFunction))
+    owner = rb.functions[name].fn.__self__
+    assert isinstance(owner, RulebookFunction)
+    return owner
 
 
 def test_a_function_reading_zones_only_is_kept_until_its_player_zone_changes(tmp_path) -> None:  # noqa: ANN001

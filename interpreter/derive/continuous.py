@@ -92,6 +92,11 @@ class Continuous:
             return base
         if base is None and name in self.dash_fields:
             return None  # a value printed as "-" is no number: nothing adds to it or fixes it
+        if name not in self.card_fields and not self.lapse and not self._effects_modify(name):
+            # The usual read: no continuous ability of the game's cards, nor any effect now, modifies
+            # this field, so it is as printed (without working the effects out after each change;
+            # with `lapse`, each working out records what stopped applying, so none is left out).
+            return base
         if not self.building:
             if self.version != game.version:
                 self.rebuild()
@@ -117,6 +122,16 @@ class Continuous:
                 else:
                     base = (base or 0) + v
         return base
+
+    def _effects_modify(self, name: str) -> bool:
+        """Whether a continuous effect created by an ability (not a card's continuous ability) modifies
+        this field now."""
+        for e in self.game.state.effects:
+            if e.kind == "continuous":
+                for f, _, _ in e.spec.get("modify", ()):
+                    if f == name:
+                        return True
+        return False
 
     def player_value(self, player: int, name: str, base: Any) -> Any:
         """A value of a player (not of a card) as continuous effects make it: each effect whose
@@ -264,8 +279,17 @@ class Continuous:
         return self._gen
 
     def active_for(self, obj: GameObject) -> bool:
-        """Whether any continuous effect currently changes this object."""
-        if not self.any_sources and not self.game.state.effects:
+        """Whether any continuous effect currently changes this object (a card's last known
+        information is then frozen as it leaves). A card none of whose fields any continuous ability
+        or current effect modifies is answered without working the effects out again (a move
+        changes the state, so each move would otherwise work them all out), unless ceasing to apply
+        is recorded (`lapse`: each working out records what stopped applying, so none is skipped)."""
+        effects = self.game.state.effects
+        if not self.any_sources and not effects:
+            return False
+        fields = self.game.cards[obj.card_id].fields
+        if self.card_fields.isdisjoint(fields) and not self.lapse and not any(
+                f in fields for e in effects if e.kind == "continuous" for f, _, _ in e.spec.get("modify", ())):
             return False
         if self.version != self.game.version:
             self.rebuild()

@@ -55,7 +55,10 @@ class Triggers:
             self._index[card_id] = index
         return index
 
-    def _watchers(self, event_type: str) -> list[tuple[GameObject, Any, dict[str, Any]]]:
+    def _waiting(self, event_type: str) -> tuple[list[tuple[GameObject, Any, dict[str, Any]]], bool]:
+        """Who waits for this event as long as the working abilities stay the same, and whether
+        any of them has conditions (left unchecked here: each caller checks an ability's conditions
+        once the event is known to concern it, the cheaper tests first)."""
         game = self.game
         key = ability_key(game)
         cache = self._watch_cache
@@ -79,10 +82,7 @@ class Triggers:
                 if grants:
                     listed = self._with_granted(listed, grants, event_type)
             hit = cache[event_type] = (listed, any(w[1].conditions for w in listed))
-        listed, conditional = hit
-        if not conditional:
-            return listed  # the cached list itself: callers never change it
-        return [w for w in listed if not w[1].conditions or gate_ok(w[0], w[1], game)]
+        return hit
 
     def _with_granted(self, listed: list[tuple[GameObject, Any, dict[str, Any]]], grants: dict[int, list[Any]],
                       event_type: str) -> list[tuple[GameObject, Any, dict[str, Any]]]:
@@ -122,7 +122,10 @@ class Triggers:
             if st.effects:
                 self._delayed(event, etype, viewed)
             return
-        watchers = self._watchers(etype)
+        # An ability's conditions are checked only once the event is known to concern it (most
+        # triggers name their own card as the event's subject): the same pending abilities, fewer
+        # conditions read (a departed card's, checked already, are checked again: the same answer).
+        watchers, conditional = self._waiting(etype)
         if departed:
             watchers = watchers + self._departed(departed, etype)
         moved: tuple[int, int] | None = None  # the moved card's object ids before and after, if viewed
@@ -156,6 +159,8 @@ class Triggers:
                 who = event.get(subject)
                 if type(who) is not GameObject or who.oid != obj.oid:
                     continue
+            if conditional and ab.conditions and not gate_ok(obj, ab, game):
+                continue
             if not viewed:
                 event, info = self._moved_view(event)
                 viewed = True
@@ -247,8 +252,11 @@ class Triggers:
         """State triggers become pending once while their condition holds (again after resolving)."""
         game = self.game
         st = game.state
-        for obj, ab, trig in self._watchers(STATE):  # kept like event watchers (STATE is no event name)
+        listed, conditional = self._waiting(STATE)  # kept like event watchers (STATE is no event name)
+        for obj, ab, trig in listed:
             if any(p.source == obj.oid and p.ability == ab.index for p in st.pending):
+                continue
+            if conditional and ab.conditions and not gate_ok(obj, ab, game):
                 continue
             ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)
             if trig["state"](ctx):
@@ -262,9 +270,12 @@ class Triggers:
         game = self.game
         st = game.state
         n = 0
-        for obj, ab, trig in self._watchers(event_type):
+        listed, conditional = self._waiting(event_type)
+        for obj, ab, trig in listed:
             key = f"{obj.oid}:{ab.index}:{event_type}"
             if (key if scope is None else f"{key}@{scope}") in st.triggered_this_turn:
+                continue
+            if conditional and ab.conditions and not gate_ok(obj, ab, game):
                 continue
             cond = trig.get("if")
             if cond is None or cond(Ctx(game, None, you=obj.controller, this=obj, event={"type": event_type},

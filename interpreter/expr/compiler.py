@@ -898,6 +898,16 @@ def _make_call(fn: Callable[..., Any], args: list[Evaluator], pass_env: bool, of
                     _locate(err, offset)
                     raise
 
+        elif len(args) == 3:
+            a0, a1, a2 = args
+
+            def f(env: Env) -> Any:
+                try:
+                    return fn(env, a0(env), a1(env), a2(env))
+                except ExprRuntimeError as err:
+                    _locate(err, offset)
+                    raise
+
         else:
 
             def f(env: Env) -> Any:

@@ -159,7 +159,7 @@ def compile_functions(fn_raw: Raw, bodies: dict[str, RulebookFunction], comp: Co
     for fid, (f, loc) in fn_raw.items():
         if fid in bodies:
             c = comp.compile_str(str(f.get("expr", "")), loc.at("expr"))
-            bodies[fid].body = c if c is not None else constant(None)
+            bodies[fid].define(c if c is not None else constant(None))
             if c is not None:
                 fn_calls[fid] = set(c.calls_used) & set(bodies)
                 free = set(c.names_used) - set(f.get("params", []) or []) - {"it"}

@@ -89,13 +89,22 @@ class Ctx:
         self.attr = game.attr_hook  # the Env attribute hook, bound once: expressions call it directly
         self.parent = parent
         self.vars = {} if vars is None else vars
-        self.you = you if you is not None or parent is None else parent.you
-        self.this = this if this is not None or parent is None else parent.this
-        self.event = event if event is not None or parent is None else parent.event
-        self.rules = rules or (parent.rules if parent else ())
-        self.ability = ability if ability is not None or parent is None else parent.ability
-        self.node = node if node is not None or parent is None else parent.node
-        self.paying = parent.paying if parent is not None else False
+        if parent is None:
+            self.you = you
+            self.this = this
+            self.event = event
+            self.rules = rules or ()
+            self.ability = ability
+            self.node = node
+            self.paying = False
+        else:  # a nested scope: what it does not set is its parent's
+            self.you = you if you is not None else parent.you
+            self.this = this if this is not None else parent.this
+            self.event = event if event is not None else parent.event
+            self.rules = rules or parent.rules
+            self.ability = ability if ability is not None else parent.ability
+            self.node = node if node is not None else parent.node
+            self.paying = parent.paying
 
     def child(self, *, vars: dict[str, Any] | None = None, rules: tuple[str, ...] = (), you: int | None = None) -> Ctx:
         """A nested scope (template parameters, bindings, a rule's citation); everything else is inherited."""

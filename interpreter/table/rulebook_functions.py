@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
+from interpreter.expr.errors import ExprRuntimeError
 from interpreter.state.objects import GameObject
 from interpreter.table.derived import MISSING, PLAYER_COUNTERS
 
@@ -25,63 +26,95 @@ class RulebookFunction:
     one, when it reads nothing but zones and cards whose fields no continuous effect changes; such a
     value is kept until one of those zones changes, any other until the game changes at all."""
 
-    __slots__ = ("fid", "params", "body", "pure", "places")
+    __slots__ = ("fid", "params", "body", "pure", "places", "fn", "src", "p0", "p1", "p2")
 
     def __init__(self, fid: str, params: list[str]) -> None:
         self.fid = fid
         self.params = params
-        self.body: Any = None  # compiled once every function is declared
+        self.body: Any = None  # compiled once every function is declared (`define`)
         self.pure = False
         # The (zone, who) places a pure function reads, who being None (a shared zone), PARAM (the
         # player its first argument names) or EVERY (each player's); None: it cannot tell.
         self.places: list[tuple[str, Any]] | None = None
+        # The body's raw closure and source text: a call runs the closure itself (one Python call
+        # fewer than through the compiled expression) and tags an error with the source as that would.
+        self.fn: Callable[[Any], Any] = _undefined
+        self.src: str | None = None
+        # The first three parameters' names, read by the calls of one to three arguments.
+        self.p0 = params[0] if params else ""
+        self.p1 = params[1] if len(params) > 1 else ""
+        self.p2 = params[2] if len(params) > 2 else ""
+
+    def define(self, body: Any) -> None:
+        """Give the function its body: a compiled expression (or a bare closure standing in for one
+        that did not compile)."""
+        self.body = body
+        self.fn = getattr(body, "fn", body)
+        self.src = getattr(body, "src", None)
 
     def entry(self) -> Callable[..., Any]:
-        """What expressions call: `(env, *args)`, with the usual one-argument call kept apart
-        (a compiled build parses a star-argument call slowly)."""
+        """What expressions call: `(env, *args)`, with the usual calls of one to three arguments kept
+        apart (a compiled build parses a star-argument call slowly) and bound straight to their
+        method (no closure in between)."""
         if len(self.params) == 1:
-            def one(env: Any, a: Any) -> Any:
-                return self.call1(env, a)
-            return one
+            return self.call1
+        if len(self.params) == 2:
+            return self.call2
+        if len(self.params) == 3:
+            return self.call3
 
         def fn(env: Any, *args: Any) -> Any:
             return self.call(env, args)
         return fn
 
     def call1(self, env: Any, a: Any) -> Any:
-        if self.pure and type(a) in _SCALARS:  # the usual call: a player
-            game: Table = env.game
-            derived = game.derived
-            key = (self.fid, a)
-            n = derived.numbers.get(key)  # no try/except: a compiled build pays dearly for raising
-            value = MISSING if n is None else derived.get(n, game.version)
-            if value is MISSING:
-                if n is None:
-                    n = derived.number(key)
-                value = self.body(env.child(vars={self.params[0]: a}))
-                derived.keep(n, value, self.reads(game, (a,)), game.version)
-            return value
-        return self.call(env, (a,))
+        if not self.pure:
+            return self.run({self.p0: a}, env)
+        key = (self.fid, a) if type(a) in _SCALARS else (self.fid, _memo_key(a))  # the usual call: a player
+        return self.kept(env, key, (a,))
+
+    def call2(self, env: Any, a: Any, b: Any) -> Any:
+        if not self.pure:
+            return self.run({self.p0: a, self.p1: b}, env)
+        return self.kept(env, (self.fid, _memo_key(a), _memo_key(b)), (a, b))
+
+    def call3(self, env: Any, a: Any, b: Any, c: Any) -> Any:
+        if not self.pure:
+            return self.run({self.p0: a, self.p1: b, self.p2: c}, env)
+        return self.kept(env, (self.fid, _memo_key(a), _memo_key(b), _memo_key(c)), (a, b, c))
 
     def call(self, env: Any, args: tuple[Any, ...]) -> Any:
         if not self.pure:
-            return self.run(env, args)
+            return self.run(dict(zip(self.params, args, strict=False)), env)
+        return self.kept(env, (self.fid, tuple([_memo_key(a) for a in args])), args)
+
+    def kept(self, env: Any, key: Any, args: tuple[Any, ...]) -> Any:
+        """The value for `args` from the game's store of derived facts (by `key`), worked out and
+        kept with what it reads if it is not known."""
         game: Table = env.game
         derived = game.derived
-        key = (self.fid, tuple([_memo_key(a) for a in args]))
         try:
-            n = derived.number(key)
+            n = derived.numbers.get(key)  # no try/except on the usual path: raising is dear when compiled
         except TypeError:  # an unhashable argument (a list): just compute
-            return self.run(env, args)
-        value = derived.get(n, game.version)
-        if value is MISSING:
-            value = self.run(env, args)
-            derived.keep(n, value, self.reads(game, args), game.version)
+            return self.run(dict(zip(self.params, args, strict=False)), env)
+        if n is None:
+            n = derived.number(key)
+        else:
+            value = derived.get(n, game.version)
+            if value is not MISSING:
+                return value
+        value = self.run(dict(zip(self.params, args, strict=False)), env)
+        derived.keep(n, value, self.reads(game, args), game.version)
         return value
 
-    def run(self, env: Any, args: tuple[Any, ...]) -> Any:
-        """The body, with the parameters bound to `args`."""
-        return self.body(env.child(vars=dict(zip(self.params, args, strict=False))))
+    def run(self, bound: dict[str, Any], env: Any) -> Any:
+        """The body, with the parameters bound as `bound` says, in a scope nested in the caller's."""
+        try:
+            return self.fn(env.child(vars=bound))
+        except ExprRuntimeError as err:
+            if err.src is None:
+                err.src = self.src
+            raise
 
     def reads(self, game: Table, args: tuple[Any, ...]) -> list[Any] | None:
         """The places a call with `args` reads: the function's own, and where the cards it is given
@@ -110,6 +143,11 @@ PARAM: Final = "$param"
 
 EVERY: Final = "*"
 """In `RulebookFunction.places`: each player's zone."""
+
+
+def _undefined(env: Any) -> Any:
+    """The body of a function not defined yet."""
+    return None
 
 
 def _memo_key(a: Any) -> Any:

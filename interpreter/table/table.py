@@ -101,6 +101,8 @@ class Table:
             if kind == FIELD:
                 return self.field(obj, name)
             return read_slot(obj, kind)
+        if type(obj) is dict:  # an event, a mapping value (a Multiset is read below)
+            return obj.get(name)
         if isinstance(obj, Multiset):
             return obj.get(name, 0)
         if isinstance(obj, dict):
