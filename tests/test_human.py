@@ -177,3 +177,13 @@ def test_sogo_card_prints_one_card_and_refuses_an_unknown_one() -> None:
     assert "  attack_point: 4" in ok.output and "text: [=サーブフェイズ][=サーブエリア]" in ok.output
     missing = runner.invoke(cli, ["card", "lovelive", "aoi"])
     assert missing.exit_code == 2 and "no card 'aoi' in lovelive (did you mean: SGL-M01)" in missing.output
+
+
+def test_without_a_table_the_labels_are_asked() -> None:
+    """An agent asked with a decision and a view only (no game at hand) still answers, by label."""
+    g, d = at_decision("lovelive", 3, lambda d: d.prompt == "mulligan")
+    out: list[str] = []
+    feed = iter(["2"])
+    agent = HumanAgent(0, read=lambda _prompt: next(feed), write=out.append)
+    assert agent.decide(d.for_agent(), g.view(0)) == [d.options[1].id]
+    assert d.options[1].label in "\n".join(out)
