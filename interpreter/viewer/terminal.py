@@ -74,13 +74,26 @@ def result_words(result: Json) -> str:
 
 
 def look_words(layout: Layout) -> dict[str, str]:
-    """Each placement look in the words of the state it shows (`sideways` -> `rest`), from the
-    layout's states; a look two states share keeps its own name."""
+    """Each placement look in words: a card turned sideways in the word of the state it shows (`rest`,
+    `wait`), a face-down card as `face down`; a look two states share keeps its own name."""
     named: dict[str, set[str]] = {}
     for s in layout.states:
-        if s.look != "tag":
+        if s.look not in ("tag", "face_down"):
             named.setdefault(s.look, set()).add(s.value.replace("_", " "))
     return {look: next(iter(values)) for look, values in named.items() if len(values) == 1}
+
+
+def tile_texts(m: Json, looks: dict[str, str] | None = None) -> dict[int, str]:
+    """Each card the mat shows by name, by object number, as its tile reads in one line (name,
+    fields, counters, looks; not the cards it holds): what an option about that card can say of it."""
+    draw = _Draw(m, looks or {})
+    out: dict[int, str] = {}
+    cells = [c for p in m.get("players", []) for r in p.get("rows", []) for c in r.get("cells", [])]
+    for c in cells + list(m.get("shared", [])) + list(m.get("elsewhere", [])):
+        for t in list(c.get("cards") or []) + ([c["top"]] if "top" in c else []):
+            if not t.get("hidden"):
+                out[int(t["oid"])] = draw.tile({k: v for k, v in t.items() if k != "held"}).plain
+    return out
 
 
 def card_name(m: Json, card: str | None) -> str:
