@@ -1,57 +1,175 @@
-"""The human player at a terminal: the board shows cards by name with the fields that matter, a
-player can ask for a card's full text and for a zone, a wrong entry says what a valid one looks like,
-and `sogo card` prints one card."""
+"""The human player at a terminal: at each decision the play mat its seat sees, then the question in
+words (the layout's labels, the ability and its cost read in plain English, never internal ids), what
+the engine did for it without asking, and answers by number, by name, `pass`, Enter for nothing where
+nothing may be chosen, and `quit`. A complete game is played through it with scripted answers, and
+from the command line; `sogo card` prints one card."""
 
 from __future__ import annotations
 
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
 from click.testing import CliRunner
 
-from interpreter.agents.human import HumanAgent
+from interpreter.agents import RandomAgent, ask
+from interpreter.agents.human import HumanAgent, Quit
 from interpreter.cli.main import cli
 from interpreter.cli.setup import load_game_env
 from interpreter.engine.game import Game
+from interpreter.state.decisions import Decision
 
 
-def asked(inputs):
-    """P1 (a human) at the Love Live mulligan, answering `inputs` in turn; what it wrote and returned."""
-    rb, cards, decks = load_game_env("lovelive", None)
-    g = Game(rb, cards, decks, seed=3)
-    d = g.advance()
-    while not (d.player == 0 and d.prompt == "mulligan"):  # P2 picks who goes first, may mulligan first
-        g.answer([] if d.min == 0 else [d.options[0].id])
+def at_decision(game: str, seed: int, wanted: Callable[[Decision], bool], limit: int = 3000) -> tuple[Game, Decision]:
+    """A seeded game of random answers, stopped at P1's first decision that is `wanted`."""
+    rb, cards, decks = load_game_env(game, None)
+    g = Game(rb, cards, decks, seed=seed)
+    pick = random.Random(seed)
+    for _ in range(limit):
         d = g.advance()
+        assert d is not None, "the game ended before the decision wanted"
+        if d.player == 0 and wanted(d):
+            return g, d
+        ids = [o.id for o in d.options]
+        g.answer(pick.sample(ids, max(d.min, min(d.max, 1))) if ids else [])
+    raise AssertionError("no such decision")
+
+
+def run(game: str, seed: int, wanted: Callable[[Decision], bool], inputs: list[str]) -> tuple[str, list[str], Decision]:
+    """P1 (a human) asked the `wanted` decision at the table, answering `inputs` in turn: what it
+    wrote, what it answered, and the decision."""
+    g, d = at_decision(game, seed, wanted)
     out: list[str] = []
     feed = iter(inputs)
-    agent = HumanAgent(0, read=lambda _prompt: next(feed), write=out.append)
-    agent.use_cards(rb, cards)
-    answer = agent.decide(d.for_agent(), g.view(0))
+    agent = HumanAgent(0, read=lambda _prompt: next(feed), write=out.append, width=120)
+    answer = ask(agent, g, d)
     return "\n".join(out), answer, d
 
 
-def test_the_board_shows_names_and_fields():
-    text, _, _ = asked(["2"])
-    assert "hand@P1 (6)" in text
-    assert "Sora Kirishima [SGL-M06] (cost 5, hearts red×2 yellow×2, blades 3)" in text
-    assert "hand@P2 (6): hidden" in text and "SGL-" not in text.split("hand@P2")[1].split("\n")[0]
+def question(text: str) -> str:
+    """The decision part of what was written (after the mat)."""
+    return text.split("your decision:", 1)[1]
 
 
-def test_show_card_text_zone_and_help():
-    text, answer, d = asked(["?3", "show SGL-M01", "zone hand", "zone hand P2", "help", "3"])
-    assert "Mei Kurosawa [SGL-M08] - member" in text  # option 3's card, in full
-    assert "ability 1 (auto; enter): When this member comes onto the stage, you may pay [E]" in text
-    assert "Aoi Hoshimori [SGL-M01] - member" in text
-    assert "hand@P2 (6)\n  6 hidden card(s)" in text
-    assert "zone NAME [P2]" in text
-    assert answer == [d.options[2].id]
+def test_the_mat_then_the_question_in_words() -> None:
+    text, answer, d = run("lovelive", 3, lambda d: d.prompt == "choose_member_area", ["1"])
+    first = text.splitlines()[0]
+    assert first.startswith("Turn ") and "P1's turn (you)" in first and "_" not in first
+    assert "P1 (you)" in text and "Hand" in text  # the mat, with the seat's own panel
+    q = question(text)
+    assert "Choose member area — choose 1\n" in q
+    assert "choose_member_area" not in q and "member_left" not in q and "z:" not in q
+    options = re.findall(r"^\s+\d+\. (\w+)  — (.*)$", q, re.M)
+    assert options and {name for name, _ in options} <= {"Left", "Center", "Right"}  # the layout's labels
+    assert all(detail == "empty now" or detail.startswith("now holds ") for _, detail in options)
+    assert re.search(r"^  card: \S", q, re.M)  # the member being played
+    assert answer == [d.options[0].id]
 
 
-def test_a_wrong_entry_says_what_is_valid():
-    text, answer, d = asked(["9", "abc", "1 1", ""])
-    assert "enter between 0 and 6 different numbers from 1 to 6 (nothing for none)" in text
-    assert answer == []  # nothing: keep the hand
+def test_an_optional_cost_names_the_ability_and_its_cost() -> None:
+    text, answer, d = run("lovelive", 2, lambda d: d.prompt == "pay_optional_cost", ["no"])
+    q = question(text)
+    assert "Use this ability and pay its cost?" in q and "pay_optional_cost" not in q
+    about = next(line for line in q.splitlines() if line.startswith("  ability: "))
+    assert "Cost" in about and "Effect" in about  # the ability as it reads, its cost included
+    assert re.search(r"1\. Yes\b", q) and re.search(r"2\. No\b", q)
+    assert answer == ["no"]
 
 
-def test_sogo_card_prints_one_card_and_refuses_an_unknown_one():
+def test_actions_by_name_and_pass() -> None:
+    wanted: Callable[[Decision], bool] = lambda d: d.prompt == "play_timing" and len(d.options) > 2  # noqa: E731
+    text, answer, d = run("lovelive", 3, wanted, ["pass"])
+    q = question(text)
+    assert "Your move: take an action, or pass" in q and "Pass  — do nothing more now" in q
+    assert "play_member" not in q and "Play member: " in q
+    assert answer == ["pass"]
+    # The first action by (part of) its name; a name that is no option says so.
+    title = re.search(r"^\s+1\. (.*?)(?:  — .*)?$", q, re.M)
+    assert title is not None
+    text, answer, d = run("lovelive", 3, wanted, ["no such thing", title.group(1)])
+    assert "No option is called 'no such thing'" in text
+    assert answer == [d.options[0].id]
+
+
+def test_enter_chooses_nothing_only_where_nothing_may_be_chosen() -> None:
+    text, answer, _ = run("lovelive", 3, lambda d: d.prompt == "mulligan", [""])
+    assert "Enter alone to choose nothing" in question(text) and answer == []
+    text, answer, d = run("lovelive", 3, lambda d: d.prompt == "choose_member_area", ["", "9", "pass", "2"])
+    assert "Enter alone" not in question(text).split("Your choice")[0]
+    assert "Something must be chosen here" in text and "Options are numbered 1 to" in text
+    assert "There is no passing here" in text and answer == [d.options[1].id]
+
+
+def test_commands_card_text_zone_rules_help_and_quit() -> None:
+    text, answer, d = run("lovelive", 3, lambda d: d.prompt == "mulligan", ["?1", "zone hand", "zone hand P2",
+                                                                              "rules", "help", "1"])
+    assert "- member" in text or "- live" in text  # option 1's card in full
+    assert "hidden card(s)" in text  # P2's hand, hidden
+    assert "rules: " in text and "Enter (an empty answer) chooses nothing" in text
+    assert answer == [d.options[0].id]
+    with pytest.raises(Quit):
+        run("lovelive", 3, lambda d: d.prompt == "mulligan", ["quit"])
+
+
+def person(out: list[str], seed: int) -> Callable[[str], str]:
+    """A scripted player reading the question as written: `pass` or Enter where offered, else
+    options by name or number (as many as asked), at random from a seed."""
+    rng = random.Random(seed)
+
+    def read(_prompt: str) -> str:
+        block = "\n".join(out).rsplit("your decision:", 1)[1]
+        options = re.findall(r"^\s+(\d+)\. (.*?)(?:  — .*)?$", block, re.M)
+        hint = block.strip().splitlines()[-1]
+        if "pass" in hint and rng.random() < 0.3:
+            return "pass"
+        if "Enter alone" in hint and rng.random() < 0.3:
+            return ""
+        want = re.match(r"\(Enter (\d+) numbers", hint)
+        k = int(want.group(1)) if want else 1
+        chosen = rng.sample(options, k)
+        if k == 1 and rng.random() < 0.5 and "," not in chosen[0][1]:
+            return chosen[0][1]
+        return " ".join(n for n, _ in chosen)
+
+    return read
+
+
+@pytest.mark.parametrize("game,seed", [("haikyu", 3), ("lovelive", 5)])
+def test_a_complete_game_through_the_human_player(game: str, seed: int) -> None:
+    rb, cards, decks = load_game_env(game, None)
+    g = Game(rb, cards, decks, seed=seed)
+    out: list[str] = []
+    human = HumanAgent(0, read=person(out, seed), write=out.append, width=120)
+    agents: list[Any] = [human, RandomAgent(seed)]
+    asked_of_p1 = 0
+    while (d := g.advance()) is not None:
+        asked_of_p1 += d.player == 0
+        g.answer(ask(agents[d.player], g, d))
+    assert g.state.result is not None
+    text = "\n".join(out)
+    assert text.count("your decision:") == asked_of_p1 > 3
+    if game == "lovelive":  # said: a pass with nothing else to do, a baton touch that was the only way to play
+        assert "» Nothing to do but pass: passed for you" in text
+        assert "» The only possible choice was made for you: Baton touch" in text
+    # No internal ids in the questions: prompts and options in words.
+    for block in text.split("your decision:")[1:]:
+        q = block.split("\nTurn ")[0]
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", q.split("\n", 1)[0]), q.split("\n", 1)[0]
+
+
+def test_a_human_plays_and_quits_from_the_command_line() -> None:
+    runner = CliRunner()
+    res = runner.invoke(cli, ["play", "haikyu", "--agents", "human,random", "--seed", "3"], input="1\n" * 2000)
+    assert res.exit_code == 0, res.output[-2000:]
+    assert "result:" in res.output
+    assert "P1, your decision:" in res.output and "Your choice" in res.output and "Turn 1 · " in res.output
+    quit_ = runner.invoke(cli, ["play", "haikyu", "--agents", "human,random", "--seed", "3"], input="1\nquit\n")
+    assert quit_.exit_code == 130 and "game abandoned" in quit_.output
+
+
+def test_sogo_card_prints_one_card_and_refuses_an_unknown_one() -> None:
     runner = CliRunner()
     ok = runner.invoke(cli, ["card", "haikyu", "SGH-017"])
     assert ok.exit_code == 0
@@ -61,9 +179,11 @@ def test_sogo_card_prints_one_card_and_refuses_an_unknown_one():
     assert missing.exit_code == 2 and "no card 'aoi' in lovelive (did you mean: SGL-M01)" in missing.output
 
 
-def test_a_human_plays_a_whole_game_from_the_command_line():
-    runner = CliRunner()
-    res = runner.invoke(cli, ["play", "haikyu", "--agents", "human,random", "--seed", "3"], input="1\n" * 2000)
-    assert res.exit_code == 0, res.output[-2000:]
-    assert "result:" in res.output
-    assert "P1's view" in res.output and "Your choice" in res.output
+def test_without_a_table_the_labels_are_asked() -> None:
+    """An agent asked with a decision and a view only (no game at hand) still answers, by label."""
+    g, d = at_decision("lovelive", 3, lambda d: d.prompt == "mulligan")
+    out: list[str] = []
+    feed = iter(["2"])
+    agent = HumanAgent(0, read=lambda _prompt: next(feed), write=out.append)
+    assert agent.decide(d.for_agent(), g.view(0)) == [d.options[1].id]
+    assert d.options[1].label in "\n".join(out)

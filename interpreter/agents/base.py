@@ -99,9 +99,13 @@ def make_agents(names: tuple[str, ...], seed: int, players: int) -> list[Any]:
 
 def ask(agent: Any, game: Game, decision: Decision) -> list[str]:
     """The one way to ask an agent: a search agent (with `decide_in`) is handed the game, which it
-    reads only through `Game.imagine`; any other sees the decision and its player's view (an empty
+    reads only through `Game.imagine`; a person at the table (with `decide_at`, the human agent) is
+    handed it to draw the mat its seat sees (`viewer.mat.mat`) and read the log as its seat may; any
+    other sees the decision and its player's view (an empty
     one if it says it `reads_view = False`)."""
     if hasattr(agent, "decide_in"):
         return agent.decide_in(game, decision)
+    if hasattr(agent, "decide_at"):
+        return agent.decide_at(game, decision)
     view = game.view(decision.player) if getattr(agent, "reads_view", True) else {}
     return agent.decide(decision.for_agent(), view)

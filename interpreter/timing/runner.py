@@ -82,6 +82,7 @@ def ask(game: Play, decision: Decision, ctx: Ctx, *, restartable: bool = False) 
         return passing[:1] if passing and decision.min <= 1 else [o.value for o in decision.options[:decision.min]]
     if restartable and _restartable_here(game, ctx):
         game.resume_at = [(steps, i, c) for steps, i, c, _ in game.frames]
+    game.asking = ctx
     values = yield decision
     return values
 
