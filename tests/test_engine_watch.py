@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import interpreter
+import interpreter.table.derived as derived_mod
 from interpreter.cli.setup import load_game_env
 from interpreter.derive import triggers as trig_mod
 from interpreter.expr import parse
@@ -605,5 +606,5 @@ def test_trigger_shortcuts_change_no_game(real, monkeypatch, shortcut):
     if shortcut == "prefilter":
         monkeypatch.setattr(trig_mod, "event_subject", lambda ast: None)
     else:
-        monkeypatch.setattr(trig_mod, "ability_key", lambda game: object())   # never a cache hit
+        monkeypatch.setattr(derived_mod, "KEEP_FACTS", False)   # who waits for an event worked out afresh
     assert _transcripts(rb, cards, decks, seeds) == normal

@@ -5,7 +5,7 @@ interpreter/timing/abilities.py."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from interpreter.derive.effects import effect_dormant, effect_scope
 from interpreter.model.rulebook import Ability
@@ -17,24 +17,24 @@ if TYPE_CHECKING:
     from interpreter.derive.play import Play
 
 
-def base_key(game: Play) -> Any:
-    """What the set of cards whose abilities work depends on: the cards (and their states) in the
-    zones where abilities work, or the whole state while an effect negates abilities (its affected
-    cards may depend on anything). Most moves (draws, cards revealed, paid costs) leave it as is."""
-    st = game.state
-    for e in st.effects:
+def working_reads(game: Play) -> tuple[Any, ...] | None:
+    """What the abilities that work depend on, as reads of the store of derived facts: the cards (and
+    their states) in the zones where abilities work, or anything while an effect negates abilities (the
+    cards it affects may depend on anything: None, one version of the game). Most moves (draws, cards
+    revealed, paid costs) leave them as they are."""
+    for e in game.state.effects:
         if e.kind == "continuous" and e.spec.get("negate"):
-            return ("all", game.version)
-    return game.ability_version
+            return None
+    return _WORKING
 
 
-def ability_key(game: Play) -> Any:
-    """What the working abilities depend on: the cards whose abilities work (`base_key`) and, in a
-    game where effects grant abilities, which abilities are granted to which cards now."""
-    key = base_key(game)
-    if not game.grants_possible:
-        return key
-    return (key, game.continuous.grants_token())
+_WORKING: Final = (ABILITY_ZONES,)
+
+
+def grants_now(game: Play) -> Any:
+    """Which abilities effects grant to which cards now, as a value to compare (None in a game where
+    nothing grants abilities): a fact about working abilities holds while this stays the same too."""
+    return game.continuous.grants_token() if game.grants_possible else None
 
 
 def ability_objects(game: Play, player: int | None = None) -> list[GameObject]:

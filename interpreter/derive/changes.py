@@ -21,7 +21,6 @@ def place_changed(game: Play, zone: str, player: int | None, abilities: bool = T
     derived = game.derived
     derived.changed((zone, player))
     if abilities and zone in game.ability_zone_set:
-        game.ability_version += 1
         derived.changed(ABILITY_ZONES)
 
 

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any, Final
 
 import networkx as nx
 
-from interpreter.derive.abilities import ability_key, ability_objects, base_key, gate_ok
+from interpreter.derive.abilities import ability_objects, gate_ok, grants_now, working_reads
 from interpreter.derive.effects import effect_dormant, effect_scope
 from interpreter.model.rulebook import Ability, EffectRestriction, Grant
 from interpreter.state.multiset import Multiset
 from interpreter.state.objects import GameObject
 from interpreter.table.context import Ctx
+from interpreter.table.derived import MISSING
 from interpreter.table.pool import gives
 
 if TYPE_CHECKING:
@@ -51,7 +52,10 @@ class Continuous:
         # touches on that card) is answered without going through the entries
         self.touched: dict[str, set[int]] = {}
         self._gen = 0  # bumped when a rebuild changes what the effects do
-        self._holders: tuple[Any, list[Any]] = (None, [])
+        # The numbers of this game's facts "the cards with continuous abilities that work" and "the
+        # cards whose continuous abilities grant" in its store (table/derived.py), once asked.
+        self._holders_fact = -1
+        self._grant_holders_fact = -1
         self._last: list[Any] = []
         self.building = False
         facts = game.pool
@@ -67,7 +71,6 @@ class Continuous:
         # add one (created effects are looked at as they exist), so a move asks only when one may.
         self.restricting = facts.restricting
         self.grant_holders = facts.grant_holders
-        self._grant_holders: tuple[Any, list[tuple[GameObject, Ability]]] = (None, [])
         self._grants: dict[int, list[Ability]] = {}
         # Texts effects set (`set_text:`): by object id, the abilities a card has instead of its printed
         # ones (the latest effect's), worked out with the grants.
@@ -200,7 +203,8 @@ class Continuous:
 
     def forget_grants(self) -> None:
         self._grants_version = -1
-        self._grant_holders = (None, [])
+        if self._grant_holders_fact >= 0:
+            self.game.derived.forget(self._grant_holders_fact)
 
     def _work_out_grants(self) -> None:
         game = self.game
@@ -210,13 +214,16 @@ class Continuous:
         self._rebuilt_granting = False
         try:
             if self.grant_holders:
-                key = base_key(game)
-                if self._grant_holders[0] != key:
-                    self._grant_holders = (key, [(obj, ab) for obj in ability_objects(game)
-                                                 for ab in game.cards[obj.card_id].abilities
-                                                 if ab.kind == "continuous" and ab.continuous
-                                                 and gives(ab.continuous)])
-                for obj, ab in self._grant_holders[1]:
+                derived = game.derived
+                n = self._grant_holders_fact
+                if n < 0:
+                    n = self._grant_holders_fact = derived.number(("grant_holders",))
+                holders = derived.get(n, game.version)
+                if holders is MISSING:
+                    holders = [(obj, ab) for obj in ability_objects(game) for ab in game.cards[obj.card_id].abilities
+                               if ab.kind == "continuous" and ab.continuous and gives(ab.continuous)]
+                    derived.keep(n, holders, working_reads(game), game.version)
+                for obj, ab in holders:
                     spec = ab.continuous
                     if spec is None or not gate_ok(obj, ab, game):
                         continue
@@ -252,7 +259,8 @@ class Continuous:
     def invalidate(self) -> None:
         """Forget what was worked out (abilities that work turned out to be negated)."""
         self.version = -1
-        self._holders = (None, [])
+        if self._holders_fact >= 0:
+            self.game.derived.forget(self._holders_fact)
 
     def may_change(self, fields: frozenset[str] | None) -> bool:
         """Whether a card's continuous ability or a current effect can modify one of these fields
@@ -299,14 +307,19 @@ class Continuous:
         game = self.game
         out: list[tuple[int, dict[str, Any], Ctx, set[int] | None, Key]] = []
         if self.any_sources:
-            key = ability_key(game)
-            if self._holders[0] != key:
-                # Cards with continuous abilities among those whose abilities work (kept while
-                # the zones where abilities work are unchanged).
-                self._holders = (key, [(obj, ab) for obj in ability_objects(game)
-                                       for ab in game.abilities_of(obj)
-                                       if ab.kind == "continuous" and ab.continuous])
-            for obj, ab in self._holders[1]:
+            # Cards with continuous abilities among those whose abilities work: a derived fact kept
+            # while the zones where abilities work (and what effects grant) are unchanged.
+            derived = game.derived
+            n = self._holders_fact
+            if n < 0:
+                n = self._holders_fact = derived.number(("continuous_holders",))
+            token = grants_now(game)
+            hit = derived.get(n, game.version)
+            if hit is MISSING or hit[0] != token:
+                hit = (token, [(obj, ab) for obj in ability_objects(game) for ab in game.abilities_of(obj)
+                               if ab.kind == "continuous" and ab.continuous])
+                derived.keep(n, hit, working_reads(game), game.version)
+            for obj, ab in hit[1]:
                 if gate_ok(obj, ab, game):
                     cond = ab.continuous.get("if")
                     ctx = Ctx(game, None, you=obj.controller, this=obj, rules=ab.rules)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from interpreter.derive.abilities import ability_key, ability_objects, gate_ok, held_works
+from interpreter.derive.abilities import ability_objects, gate_ok, grants_now, held_works, working_reads
 from interpreter.derive.effects import effect_dormant, effect_scope
 from interpreter.model.rulebook import ability_label
 from interpreter.state.events import MOVED
 from interpreter.state.objects import GameObject, Pending
 from interpreter.table.context import Ctx
+from interpreter.table.derived import MISSING
 from interpreter.table.log import log
 from interpreter.table.reads import event_subject
 from interpreter.table.views import describe
@@ -30,7 +31,7 @@ class Triggers:
     def __init__(self, game: Play) -> None:
         self.game = game
         self._index: dict[str, dict[str, list[tuple[Any, dict[str, Any]]]]] = {}
-        self._watch_cache: dict[str, Any] = {}
+        self._waiting_facts: dict[str, int] = {}  # event type -> the number of its fact in the store
         # id(trigger) -> event key that must be its own card (the grants' triggers known from the start).
         self._subject: dict[int, str | None] = dict(game.pool.granted_subjects)
         # The events some card of the game waits for: most events (a state change, a phase
@@ -60,13 +61,13 @@ class Triggers:
         any of them has conditions (left unchecked here: each caller checks an ability's conditions
         once the event is known to concern it, the cheaper tests first)."""
         game = self.game
-        key = ability_key(game)
-        cache = self._watch_cache
-        if cache.get("key") != key:
-            cache.clear()
-            cache["key"] = key
-        hit = cache.get(event_type)
-        if hit is None:
+        derived = game.derived
+        n = self._waiting_facts.get(event_type)
+        if n is None:
+            n = self._waiting_facts[event_type] = derived.number(("waiting", event_type))
+        token = grants_now(game)
+        hit = derived.get(n, game.version)
+        if hit is MISSING or hit[0] != token:
             # Who waits for this event, as long as the working abilities stay the same; an
             # ability with conditions (icons, states) is re-checked at each event.
             listed = [(obj, ab, trig) for obj in ability_objects(game)
@@ -81,8 +82,9 @@ class Triggers:
                     grants = {oid: [*texts.get(oid, ()), *grants.get(oid, ())] for oid in {*grants, *texts}}
                 if grants:
                     listed = self._with_granted(listed, grants, event_type)
-            hit = cache[event_type] = (listed, any(w[1].conditions for w in listed))
-        return hit
+            hit = (token, listed, any(w[1].conditions for w in listed))
+            derived.keep(n, hit, working_reads(game), game.version)
+        return hit[1], hit[2]
 
     def _with_granted(self, listed: list[tuple[GameObject, Any, dict[str, Any]]], grants: dict[int, list[Any]],
                       event_type: str) -> list[tuple[GameObject, Any, dict[str, Any]]]:

@@ -70,7 +70,6 @@ class Table:
         # Values derived from the state and when they went stale. A fork starts these afresh.
         self.version = 0  # bumped by every state change; keys caches of derived values
         self.global_version = 0  # bumped by changes outside zones (roles, variables, turn, statuses)
-        self.ability_version = 0  # bumped when a zone where abilities work changes
         # Facts derived from the state, each kept until what it read changes (table/derived.py).
         self.derived = Derived()
         self.attr_kinds: dict[str, int] = {}  # attribute name -> how to read it from a game object (attributes.py)
