@@ -193,6 +193,14 @@ def _shown_path(p: Path) -> str:
     return str(full.relative_to(here)) if full.is_relative_to(here) else str(full)
 
 
+def play_header(rb: Any, deck_paths: list[str]) -> str:
+    """The line saying which rulebook (id, rules version, folder) and decks a game was played with."""
+    version = str(getattr(rb, "rules_version", "") or "")
+    rules = f"rules {version}" if version and version != "unversioned" else "rules without a version"
+    decks = ", ".join(f"P{i + 1} {d}" for i, d in enumerate(deck_paths))
+    return f"{rb.id} ({rules}, {_shown_path(rb.directory)}); decks: {decks}"
+
+
 def _agent_names(agents: str | None, players: int) -> str:
     """The --agents value, random at every seat when none is given."""
     return agents if agents else ",".join(["random"] * players)
@@ -240,7 +248,7 @@ def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tup
     """Play one complete game and print its log: told for people (brief), or every event with the
     rules it applies (full)."""
     from interpreter.agents import ask
-    from interpreter.cli.brief_log import BriefLog, play_header
+    from interpreter.viewer.brief_log import BriefLog
     from interpreter.engine.game import Game
     from interpreter.replay import node_of
     from interpreter.state.errors import GameError, asked_of_nobody
