@@ -17,8 +17,8 @@ import pytest
 from click.testing import CliRunner
 from toy_engine import game_of, toy_variant
 
-from interpreter.viewer.brief_log import WIDTH, BriefLog, wrap
 from interpreter.cli.main import cli
+from interpreter.viewer.brief_log import WIDTH, BriefLog, wrap
 
 GAMES = ["lovelive", "haikyu", "hololive", "rebirth", "osica"]
 
