@@ -83,7 +83,7 @@ def test_what_happened_since_the_last_decision_as_the_seat_reads_it() -> None:
     agent = HumanAgent(0, read=lambda _prompt: next(feed), write=out.append, width=120)
     ask(agent, g, d)
     told = out[:next(i for i, x in enumerate(out) if x.startswith(mat_top("\n".join(out))))]
-    assert told == BriefLog(g.rb, g.cards, width=120).feed([e.for_player(0) for e in g.entries])
+    assert told == [*BriefLog(g.rb, g.cards, width=120).feed([e.for_player(0) for e in g.entries]), ""]
     assert told[0] == "Setup" and "    P2 main deck → hand: 6 cards" in told
     quiet = HumanAgent(0, read=lambda _prompt: "1", write=(said := []).append, width=120, log=False)
     ask(quiet, g, d)

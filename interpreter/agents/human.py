@@ -89,8 +89,11 @@ class HumanAgent:
         if self._announcer is None:
             self._announcer = Announcer(self.player)
         if self.log:
-            for line in self.news(game):
+            told = self.news(game)
+            for line in told:
                 self.write(line)
+            if told:
+                self.write("")  # the mat below, apart from the log
         notes = self._announcer.news(game)
         table = mat(game, self.player)
         wording = Wording(game, self.player, table)
