@@ -1,4 +1,4 @@
-"""The brief log (`sogo play --log brief`, interpreter/cli/brief_log.py): a game told for people.
+"""The brief log (`sogo play --log brief`, interpreter/viewer/brief_log.py): a game told for people.
 
 On every shipped game: headings for the setup, each turn and its phases in words, no line wider than
 a terminal, no Python reprs or object ids, no rule numbers unless asked (`--rules`), and a result
@@ -17,8 +17,8 @@ import pytest
 from click.testing import CliRunner
 from toy_engine import game_of, toy_variant
 
-from interpreter.cli.brief_log import WIDTH, BriefLog, wrap
 from interpreter.cli.main import cli
+from interpreter.viewer.brief_log import WIDTH, BriefLog, wrap
 
 GAMES = ["lovelive", "haikyu", "hololive", "rebirth", "osica"]
 

@@ -20,6 +20,7 @@ from interpreter.cli.main import cli
 from interpreter.cli.setup import load_game_env
 from interpreter.engine.game import Game
 from interpreter.state.decisions import Decision
+from interpreter.viewer.brief_log import BriefLog
 
 
 def at_decision(game: str, seed: int, wanted: Callable[[Decision], bool], limit: int = 3000) -> tuple[Game, Decision]:
@@ -53,9 +54,14 @@ def question(text: str) -> str:
     return text.split("your decision:", 1)[1]
 
 
+def mat_top(text: str) -> str:
+    """The first line of the mat (after what happened since the last decision)."""
+    return next(line for line in text.splitlines() if line.startswith("Turn ") and "'s turn" in line)
+
+
 def test_the_mat_then_the_question_in_words() -> None:
     text, answer, d = run("lovelive", 3, lambda d: d.prompt == "choose_member_area", ["1"])
-    first = text.splitlines()[0]
+    first = mat_top(text)
     assert first.startswith("Turn ") and "P1's turn (you)" in first and "_" not in first
     assert "P1 (you)" in text and "Hand" in text  # the mat, with the seat's own panel
     q = question(text)
@@ -66,6 +72,22 @@ def test_the_mat_then_the_question_in_words() -> None:
     assert all(detail == "empty now" or detail.startswith("now holds ") for _, detail in options)
     assert re.search(r"^  card: \S", q, re.M)  # the member being played
     assert answer == [d.options[0].id]
+
+
+def test_what_happened_since_the_last_decision_as_the_seat_reads_it() -> None:
+    """Before the mat, the brief log of everything since the player's last decision, as its seat may
+    read it: the opponent's hand is cards, not names."""
+    g, d = at_decision("lovelive", 3, lambda d: d.prompt == "choose_member_area")
+    out: list[str] = []
+    feed = iter(["1"])
+    agent = HumanAgent(0, read=lambda _prompt: next(feed), write=out.append, width=120)
+    ask(agent, g, d)
+    told = out[:next(i for i, x in enumerate(out) if x.startswith(mat_top("\n".join(out))))]
+    assert told == [*BriefLog(g.rb, g.cards, width=120).feed([e.for_player(0) for e in g.entries]), ""]
+    assert told[0] == "Setup" and "    P2 main deck → hand: 6 cards" in told
+    quiet = HumanAgent(0, read=lambda _prompt: "1", write=(said := []).append, width=120, log=False)
+    ask(quiet, g, d)
+    assert said[0].startswith(mat_top("\n".join(said)))  # no log: the mat first
 
 
 def test_an_optional_cost_names_the_ability_and_its_cost() -> None:
@@ -165,6 +187,13 @@ def test_a_human_plays_and_quits_from_the_command_line() -> None:
     assert res.exit_code == 0, res.output[-2000:]
     assert "result:" in res.output
     assert "P1, your decision:" in res.output and "Your choice" in res.output and "Turn 1 · " in res.output
+    # With the brief log the player tells it, once: each line since the last decision before the mat.
+    brief = runner.invoke(cli, ["play", "haikyu", "--agents", "human,random", "--seed", "3", "--log", "brief"],
+                          input="1\n" * 2000)
+    assert brief.exit_code == 0, brief.output[-2000:]
+    lines = brief.output.splitlines()
+    assert lines.count("Setup") == 1 and lines.count("Turn 1 · P1") + lines.count("Turn 1 · P2") == 1
+    assert len([x for x in lines if re.match(r"^    P\d wins: ", x)]) == 1  # the last lines, told at the end
     quit_ = runner.invoke(cli, ["play", "haikyu", "--agents", "human,random", "--seed", "3"], input="1\nquit\n")
     assert quit_.exit_code == 130 and "game abandoned" in quit_.output
 

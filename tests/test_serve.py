@@ -15,6 +15,7 @@ and socket message by socket message.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +31,11 @@ from interpreter.cli.main import cli  # noqa: E402
 from interpreter.cli.setup import load_game_env  # noqa: E402
 from interpreter.replay import Replay, run_replay  # noqa: E402
 from interpreter.serve.app import HOTSEAT, Table, make_app, new_tokens  # noqa: E402
+from interpreter.serve.log import PageLog  # noqa: E402
 from interpreter.serve.session import Session  # noqa: E402
-from interpreter.serve.words import current_ctx, describe_decision  # noqa: E402
 from interpreter.table.views import can_see  # noqa: E402
+from interpreter.viewer.brief_log import BriefLog  # noqa: E402
+from interpreter.viewer.wording import Wording, current_ctx  # noqa: E402
 
 GAMES = ["lovelive", "haikyu", "hololive", "rebirth", "osica"]
 _ENV: dict[str, Any] = {}
@@ -86,8 +89,13 @@ def check_sees_only_its_own(msg: dict[str, Any], table: Table, seat: int) -> int
         for o in decision["options"]:
             if "card" in o and o["card"] in objs and not can_see(game, objs[o["card"]], seat):
                 assert o["title"].startswith("hidden card"), o
-    for line in msg["log"]:
-        assert line["text"] == game.entries[line["seq"]].for_player(seat).text
+    # The log is the brief log of the entries as this seat may read them, read on from the last message.
+    logs: dict[int, PageLog] = table.__dict__.setdefault("test_logs", {})
+    if msg["log_reset"] or seat not in logs:
+        assert msg["log_reset"]
+        logs[seat] = PageLog(game.rb, game.cards, seat)
+    assert msg["log"] == logs[seat].read(game.entries)
+    assert all(set(line) == {"heading", "text", "rules"} for line in msg["log"])
     return hidden
 
 
@@ -101,11 +109,13 @@ def test_a_complete_game_through_the_socket_shows_the_seat_only_what_it_may_see(
     table, app = serve(game, ["human", "random"], tmp_path)
     rng = random.Random(7)
     hidden = answers = 0
+    notes: list[str] = []
     with TestClient(app) as client, client.websocket_connect(f"/ws/{token_of(table, 0)}") as ws:
         msg = ws.receive_json()
         while True:
             assert msg["type"] == "state" and msg["seat"] == 0
             hidden += check_sees_only_its_own(msg, table, 0)
+            notes += msg["notes"]
             if msg["result"] is not None:
                 break
             assert msg["decision"] is not None, msg["error"]
@@ -114,6 +124,10 @@ def test_a_complete_game_through_the_socket_shows_the_seat_only_what_it_may_see(
             msg = ws.receive_json()
         assert msg["mat"]["result"] is not None and answers > 3
         assert hidden > 0  # the opponent's hand and the decks were there, as card backs
+        # What the engine did for the seat unasked was announced (viewer.wording.Announcer).
+        assert all(n.startswith(("Nothing to do but pass: passed for you", "The only possible choice was made "
+                                 "for you: ")) for n in notes), notes
+        assert notes or game == "haikyu"
         ws.send_json({"type": "save"})
         saved = ws.receive_json()
     assert saved["type"] == "saved" and saved["final"]
@@ -239,6 +253,31 @@ def test_a_finished_games_replay_is_served_and_opens_in_the_viewer(tmp_path):
         assert fresh["type"] == "state" and fresh["result"] is None and table.session.seed == 2
 
 
+def test_the_page_log_is_the_brief_log_and_the_full_log_on_demand(tmp_path):
+    """The page's log is the brief log as the seat reads it (headings, lines, rules kept apart); the
+    page's switch asks for the engine's full log instead: every entry as the seat may read it."""
+    table, app = serve("hololive", ["human", "random"], tmp_path)
+    rng = random.Random(2)
+    with TestClient(app) as client, client.websocket_connect(f"/ws/{token_of(table, 0)}") as ws:
+        msg = ws.receive_json()
+        for _ in range(30):
+            ws.send_json({"type": "answer", "number": msg["number"], "ids": pick(rng, msg["decision"])})
+            msg = ws.receive_json()
+        game = table.session.game
+        ws.send_json({"type": "log", "full": True})
+        full = ws.receive_json()
+        assert full["log_reset"] and [x["text"] for x in full["log"]] == [e.for_player(0).text for e in game.entries]
+        assert {"seq", "turn", "kind", "chance"} <= set(full["log"][0])
+        ws.send_json({"type": "log", "full": False})
+        brief = ws.receive_json()
+    assert brief["log_reset"]
+    told = BriefLog(game.rb, game.cards).items([e.for_player(0) for e in game.entries])
+    assert [(x["heading"] or "line", x["text"]) for x in brief["log"]] == [(x.kind, x.text) for x in told]
+    headings = {x["heading"] for x in brief["log"]}
+    assert {"setup", "turn", "phase"} <= headings and any(x["rules"] for x in brief["log"])
+    assert len(brief["log"]) < len(full["log"]) and not any(re.search(r"#\d+\]", x["text"]) for x in brief["log"])
+
+
 def test_hotseat_hands_the_screen_over_showing_nothing_between_seats(tmp_path):
     table, app = serve("lovelive", ["human", "human"], tmp_path, hotseat=True)
     (token,) = table.tokens
@@ -277,7 +316,7 @@ def test_choose_one_options_say_what_they_change_without_changing_the_game():
             if d.kind == "one" and len(d.options) == 2 and any(o.value.get("do") for o in d.options):
                 ctx = current_ctx(g)
                 before = (g.state.fingerprint(), dict(ctx.all_vars()))
-                described = describe_decision(g, d, d.player, ctx)
+                described = Wording(g, d.player).describe(d, ctx)
                 assert (g.state.fingerprint(), dict(ctx.all_vars())) == before
                 details = {o["id"]: o["detail"] for o in described["options"]}
                 changes = [t for t in details.values() if "→" in t]

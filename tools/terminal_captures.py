@@ -1,7 +1,8 @@
 """Text captures of the terminal player (interpreter/agents/human.py) for docs/terminal-player.md: a
 seeded game with P1 at the terminal (answering at random from a seed) and P2 a random agent, stopped
-at P1's first move (a play timing) from a given turn on; what P1 was shown there (the mat,
-what was done for it, the question in words) is written into the page, 110 columns wide.
+at P1's first move (a play timing) from a given turn on; what P1 was shown there (what happened since
+its last decision, the mat, what was done for it, the question in words) is written into the page,
+110 columns wide.
 
     python tools/terminal_captures.py            # rewrites docs/terminal-player.md's captures
 """
@@ -22,7 +23,8 @@ from interpreter.cli.setup import load_game_env  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
 
 # (game, seed, the turn from which P1's first move is captured, title)
-CAPTURES = [("hololive", 2, 9, "hololive OFFICIAL CARD GAME"), ("lovelive", 5, 5, "Love Live! Series Official Card Game")]
+CAPTURES = [("hololive", 2, 9, "hololive OFFICIAL CARD GAME"),
+            ("lovelive", 5, 5, "Love Live! Series Official Card Game")]
 PAGE = ROOT / "docs" / "terminal-player.md"
 START, END = "<!-- captures -->", "<!-- /captures -->"
 

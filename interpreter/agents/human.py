@@ -1,14 +1,16 @@
 """A human player at the terminal. It shows only what that player's seat may see.
 
-At each decision it draws the play mat as the seat sees it (`viewer.mat.mat`, drawn compactly by
-`viewer.terminal`): whose turn it is and the phase in words, every player's mat with the zones where
-the layout puts them, card tiles with the fields that matter, damage and counters, rest and face-down
-cards, cards attached or under, and each player's counters. Then it says what the engine did for the
-player without asking (a choice that had only one possible answer, a pass with nothing else to do),
-asks the question in words (interpreter/agents/wording.py: what each option does, the ability and its
-cost read in plain English) and reads the answer: option numbers or names, `pass`, Enter to choose
-nothing where nothing may be chosen, `quit` to leave the game; `help` lists the other commands
-(a card's full text, a zone's cards, the rules behind the decision, the mat again).
+At each decision it tells what happened since the player's last decision (the brief log as that
+seat reads it, viewer/brief_log.py; `log=False` when the command prints the log itself), draws the
+play mat as the seat sees it (`viewer.mat.mat`, drawn compactly by `viewer.terminal`): whose turn it
+is and the phase in words, every player's mat with the zones where the layout puts them, card tiles
+with the fields that matter, damage and counters, rest and face-down cards, cards attached or under,
+and each player's counters. Then it says what the engine did for the player without asking (a choice
+that had only one possible answer, a pass with nothing else to do), asks the question in words
+(interpreter/viewer/wording.py, as `sogo serve`'s page does: what each option does, the ability and
+its cost read in plain English) and reads the answer: option numbers or names, `pass`, Enter to
+choose nothing where nothing may be chosen, `quit` to leave the game; `help` lists the other
+commands (a card's full text, a zone's cards, the rules behind the decision, the mat again).
 
 Colour comes from rich when the output is a terminal; otherwise the same text is printed plainly, so
 logs and tests read the same words.
@@ -25,10 +27,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from interpreter.agents.cardinfo import card_details, card_summary
-from interpreter.agents.wording import Worded, Wording, current_ctx
 from interpreter.model.rulebook import CardDef, Rulebook
 from interpreter.state.decisions import Decision
 from interpreter.state.objects import GameObject, Pending
+from interpreter.viewer.brief_log import BriefLog
+from interpreter.viewer.mat import layout_of, mat
+from interpreter.viewer.terminal import look_words, mat_text
+from interpreter.viewer.wording import Announcer, Worded, Wording, current_ctx
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -56,8 +61,10 @@ class HumanAgent:
 
     def __init__(self, player: int, read: Callable[[str], str] | None = None,
                  write: Callable[[str], None] | None = None, width: int | None = None,
-                 color: bool | None = None) -> None:
+                 color: bool | None = None, log: bool = True) -> None:
         self.player = player
+        self.log = log  # tell what happened since the last decision (the brief log of this seat)
+        self.log_rules = False  # with the rules each line of it applies (`sogo play --rules`)
         tty = sys.stdout.isatty() if color is None else color
         self.read = read or (lambda text: click.prompt(text, default="", show_default=False))
         self.write = write or click.echo
@@ -65,9 +72,9 @@ class HumanAgent:
         self.width = width or (shutil.get_terminal_size((110, 40)).columns if tty else 110)
         self.rb: Rulebook | None = None
         self.cards: dict[str, CardDef] = {}
-        self._seen = 0  # log entries already looked through for what was done for this player
-        # Where the entry logging this player's last answer would be, and its kind (pass, choice).
-        self._answered: tuple[int, str] | None = None
+        self._announcer: Announcer | None = None  # what was done for this player without asking
+        self._brief: BriefLog | None = None  # the log as this seat reads it
+        self._logged = 0  # log entries told so far
 
     def use_cards(self, rb: Rulebook, cards: dict[str, CardDef]) -> None:
         """The game's rulebook and card database (public knowledge), to show cards by name."""
@@ -75,36 +82,40 @@ class HumanAgent:
 
     # -- at the table ---------------------------------------------------------------------------
     def decide_at(self, game: Game, decision: Decision) -> list[str]:
-        """The decision asked at the table: the mat this seat sees, what was done for it, the
-        question in words; the chosen option ids."""
+        """The decision asked at the table: what happened since the last one, the mat this seat
+        sees, what was done for it, the question in words; the chosen option ids."""
         if self.rb is None:
             self.use_cards(game.rb, game.cards)
-        wording = Wording(game, self.player)
-        ctx = current_ctx(game)
-        entries = game.entries[self._seen:]
-        own = None
-        if self._answered is not None:  # the entry logging this player's own last answer is not news
-            at, kind = self._answered
-            own = next((i for i, e in enumerate(entries) if i + self._seen >= at and e.kind == kind
-                        and e.text.startswith(f"P{self.player + 1} ")), None)
-        notes = wording.made_for_you(entries, own)
-        self._seen = len(game.entries)
-        from interpreter.viewer.mat import layout_of, mat
-        from interpreter.viewer.terminal import look_words, mat_text, tile_texts
-
+        if self._announcer is None:
+            self._announcer = Announcer(self.player)
+        if self.log:
+            told = self.news(game)
+            for line in told:
+                self.write(line)
+            if told:
+                self.write("")  # the mat below, apart from the log
+        notes = self._announcer.news(game)
         table = mat(game, self.player)
-        looks = look_words(layout_of(game))
-        wording.tiles = tile_texts(table, looks)
+        wording = Wording(game, self.player, table)
+        ctx = current_ctx(game)
         options = wording.options(decision, ctx)
         ask = _Asking(self, decision, options, wording.question(decision), wording.about(ctx), game, wording)
-        self.write(mat_text(table, self.width, looks, self.color).rstrip("\n"))
+        self.write(mat_text(table, self.width, look_words(layout_of(game)), self.color).rstrip("\n"))
         for note in notes:
             self.write(f"» {note}")
         self.write(ask.text())
         answer = ask.loop()
-        logged = "pass" if answer == ["pass"] else "choice" if answer and decision.kind != "play" else ""
-        self._answered = (len(game.entries), logged) if logged else None
+        self._announcer.answering(game, decision, answer)
         return answer
+
+    def news(self, game: Game) -> list[str]:
+        """The brief log's lines since the last call, as this seat may read them (a game's last lines
+        are told by calling it once the game is over)."""
+        if self._brief is None:
+            self._brief = BriefLog(game.rb, game.cards, rules=self.log_rules, width=self.width)
+        fresh = [e.for_player(self.player) for e in game.entries[self._logged:]]
+        self._logged = len(game.entries)
+        return self._brief.feed(fresh)
 
     # -- without a table (a decision and a view only) -----------------------------------------
     def decide(self, decision: Decision, view: dict[str, Any]) -> list[str]:
@@ -139,9 +150,6 @@ class _Asking:
     def board(self) -> str:
         if self.game is None:
             return ""
-        from interpreter.viewer.mat import layout_of, mat
-        from interpreter.viewer.terminal import look_words, mat_text
-
         m = mat(self.game, self.agent.player)
         return mat_text(m, self.agent.width, look_words(layout_of(self.game)), self.agent.color).rstrip("\n")
 

@@ -193,6 +193,14 @@ def _shown_path(p: Path) -> str:
     return str(full.relative_to(here)) if full.is_relative_to(here) else str(full)
 
 
+def play_header(rb: Any, deck_paths: list[str]) -> str:
+    """The line saying which rulebook (id, rules version, folder) and decks a game was played with."""
+    version = str(getattr(rb, "rules_version", "") or "")
+    rules = f"rules {version}" if version and version != "unversioned" else "rules without a version"
+    decks = ", ".join(f"P{i + 1} {d}" for i, d in enumerate(deck_paths))
+    return f"{rb.id} ({rules}, {_shown_path(rb.directory)}); decks: {decks}"
+
+
 def _agent_names(agents: str | None, players: int) -> str:
     """The --agents value, random at every seat when none is given."""
     return agents if agents else ",".join(["random"] * players)
@@ -240,10 +248,10 @@ def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tup
     """Play one complete game and print its log: told for people (brief), or every event with the
     rules it applies (full)."""
     from interpreter.agents import ask
-    from interpreter.cli.brief_log import BriefLog, play_header
     from interpreter.engine.game import Game
     from interpreter.replay import node_of
     from interpreter.state.errors import GameError, asked_of_nobody
+    from interpreter.viewer.brief_log import BriefLog
 
     rb, cards, deck_lists = _setup(game, decks, seats, fmt)
     if log_format is None:
@@ -260,6 +268,11 @@ def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tup
     for seat in players:
         if hasattr(seat, "use_cards"):
             seat.use_cards(rb, cards)  # a human player reads cards by name
+    # With a human at the table the brief log is theirs: each is told, at their decisions, what
+    # happened since their last one as their seat may read it (a player shown the full log reads that).
+    people = [seat for seat, n in zip(players, names, strict=True) if n == "human"]
+    for seat in people:
+        seat.log, seat.log_rules = brief is not None, show_rules
     g = Game(rb, cards, deck_lists, seed=seed)
     recorder = None
     if save_replay:
@@ -278,8 +291,13 @@ def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tup
     humans = [i for i, n in enumerate(names) if n == "human"]
     reader = humans[0] if len(humans) == 1 else None
 
-    def flush() -> None:
+    def flush(end: bool = False) -> None:
         nonlocal printed
+        if brief is not None and people:  # the people tell it; the last lines, once, as the first reads them
+            if end:
+                for line in people[0].news(g):
+                    click.echo(line)
+            return
         fresh = [e.for_player(reader) for e in g.entries[printed:]]
         printed = len(g.entries)
         if brief is not None:
@@ -292,7 +310,7 @@ def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tup
     try:
         while True:
             d = g.advance()
-            flush()
+            flush(end=d is None)
             if d is None:
                 break
             if d.player is None:
@@ -302,7 +320,7 @@ def play(game: str, seed: int, seats: int | None, agents: str | None, decks: tup
                 recorder.record(g, d, ids)
             g.answer(ids)
     except GameError as e:
-        flush()
+        flush(end=True)
         save(e)
         click.echo(f"error: {e}", err=True)
         sys.exit(2)

@@ -79,7 +79,7 @@ class Play(Table):
         self.holding = 0  # simultaneous steps in progress: interrupts wait until the outermost ends
         self.frames: list[list[Any]] = []  # effect-step lists being run, outermost first (timing/runner.py)
         # The scope of the step asking the pending decision (timing/runner.ask): its ability and card,
-        # for what tells a person what the decision is about (agents/wording.py); the engine never reads it.
+        # for what tells a person what the decision is about (viewer/wording.py); the engine never reads it.
         self.asking: Any = None
         self.resume_at: list[tuple[Any, ...]] | None = None  # the pending decision restarts from here (fork)
         # Whether advance() also stops at the play timings the engine passes by itself (timing/runner.automatic).

@@ -5,8 +5,9 @@ Safe by construction:
 - A page is opened by its seat's secret link, `/play/TOKEN` (the command prints one per person, or one
   for a hotseat table that all people share); its websocket, `/ws/TOKEN`, is that seat's. The page
   itself is the same static file for everyone: what it shows arrives on its socket, and every message
-  is built by `Session.message(seat)` from what that seat may see (the play mat `mat(game, seat)`, the
-  log as that seat reads it, its own decision). A hotseat table is sent a seat's table only after the
+  is built by `Session.message(seat)` from what that seat may see (the play mat `mat(game, seat)`, its
+  own decision) and the page's own log of that seat (serve/log.py: the brief log as that seat reads
+  it, or the engine's full log at the page's asking). A hotseat table is sent a seat's table only after the
   person at the screen says they are that seat (a hand-over screen between seats).
 - Whatever a page sends is checked: an answer must be the pending decision of that page's seat and
   name only options offered; anything else is refused with a message, never a traceback.
@@ -32,6 +33,7 @@ from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, R
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from interpreter.serve.log import PageLog
 from interpreter.serve.session import Refused, Session, game_title
 
 HOTSEAT = -1
@@ -59,7 +61,8 @@ class Page:
     ws: WebSocket
     seat: int
     shown: int | None = None  # the seat whose table a hotseat page shows now
-    log_at: int = 0
+    log: PageLog | None = None  # the log sent so far (None: start it over)
+    full_log: bool = False  # the engine's full log rather than the brief one
     notes_at: int = 0
     handing_over: int | None = None
 
@@ -104,8 +107,11 @@ class Table:
         seat = self.seat_of(page)
         assert seat is not None
         msg = s.message(seat)
-        msg["log"], page.log_at = s.log_for(seat, page.log_at)
-        msg["log_reset"] = False
+        msg["log_reset"] = page.log is None or page.log.seat != seat
+        if msg["log_reset"]:
+            page.log = s.page_log(seat, page.full_log)
+        assert page.log is not None
+        msg["log"] = page.log.read(s.game.entries)
         msg["notes"], page.notes_at = s.notes_for(seat, page.notes_at)
         msg["hotseat"] = page.seat == HOTSEAT
         return [msg]
@@ -146,8 +152,13 @@ class Table:
             if page.handing_over is None:
                 raise Refused("no seat is being handed over")
             page.shown, page.handing_over = page.handing_over, None
-            page.log_at = page.notes_at = 0
-            await self.send_reset(page)
+            page.log, page.notes_at = None, 0
+            await self.send(page)
+            return {}
+        if kind == "log":
+            page.full_log = msg.get("full") is True
+            page.log = None
+            await self.send(page)
             return {}
         if kind == "save":
             saved = s.save()
@@ -163,17 +174,10 @@ class Table:
             self.seed += 1
             self.session = await asyncio.to_thread(self.new_session, self.seed)
             for p in self.pages:
-                p.log_at = p.notes_at = 0
+                p.log, p.notes_at = None, 0
                 p.shown = None
             return None
         raise Refused(f"unknown message type {str(kind)[:40]!r}")
-
-    async def send_reset(self, page: Page) -> None:
-        msgs = self.messages(page)
-        for m in msgs:
-            m["log_reset"] = True
-            await page.ws.send_text(json.dumps(m, ensure_ascii=False))
-
 
 def _page_html(title: str) -> str:
     """The play page: the same static page for every seat (what it shows comes over its socket)."""

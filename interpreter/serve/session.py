@@ -3,9 +3,11 @@ decision a person must answer, the messages each seat is sent, and the replay it
 
 A `Session` is plain, synchronous Python: the web app (app.py) calls it under one lock, so the game
 is only ever touched by one caller at a time. What a seat is sent is built here and nowhere else:
-`message(seat)` holds the table as that seat sees it (`viewer.mat.mat(game, seat)`), the log as that
-seat may read it (`LogEntry.for_player`), its own decision (only the deciding seat gets the options)
-and what was chosen for it. Nothing the engine holds for the other seats is put in it.
+`message(seat)` holds the table as that seat sees it (`viewer.mat.mat(game, seat)`) and its own
+decision in words (only the deciding seat gets the options; viewer/wording.py, as the terminal player
+words it); `notes_for` what the engine did for it without asking (`viewer.wording.Announcer`);
+`page_log` the log as that seat may read it (serve/log.py: `LogEntry.for_player`). Nothing the engine
+holds for the other seats is put in any of them.
 """
 
 from __future__ import annotations
@@ -18,15 +20,14 @@ from typing import Any
 
 from interpreter.agents import ask, make_agent
 from interpreter.engine.game import Game
-from interpreter.loader.layout import words
 from interpreter.model.rulebook import CardDef, Rulebook
 from interpreter.replay import Recorder, content_hashes, make_header
-from interpreter.serve.log import log_lines
-from interpreter.serve.words import current_ctx, describe_decision
+from interpreter.serve.log import PageLog
 from interpreter.state.decisions import Decision
 from interpreter.state.errors import GameError, IllegalAnswer
 from interpreter.state.objects import result_text
 from interpreter.viewer.mat import mat
+from interpreter.viewer.wording import Announcer, Wording, current_ctx
 
 HUMAN = "human"
 
@@ -65,12 +66,10 @@ class Session:
 
     def __post_init__(self) -> None:
         self.game = Game(self.rb, self.cards, self.decks, seed=self.seed)
-        self.game.show_automatic = True  # a play timing with nothing to do but pass is announced
         self._agents = {p: make_agent(n, self.seed, p) for p, n in enumerate(self.names) if n != HUMAN}
         self.recorder = Recorder(make_header(self.rb, self.decks, self.seed, list(self.names),
                                              content_hashes(self.rb, self.cards, self.decks)))
-        self._seen = 0  # log entries looked through for choices made for a person
-        self._answered: tuple[int, Decision] | None = None
+        self._announcers = {p: Announcer(p) for p in self.humans}  # what was done for each person unasked
         self.run()
 
     # -- who is asked ---------------------------------------------------------------------------
@@ -89,34 +88,30 @@ class Session:
         return self.error is not None or self.game.state.result is not None
 
     def run(self) -> None:
-        """Advance until a person must decide or the game is over: agents answer their seats, the
-        engine's own passes are taken (and announced to a person whose pass it was)."""
+        """Advance until a person must decide or the game is over: agents answer their seats; what the
+        engine did for a person without asking them is noted for their page."""
         g = self.game
         try:
             while True:
                 d = g.advance()
-                self._note_choices()
                 if d is None:
                     break
-                if d.automatic:
-                    if d.player in self.humans:
-                        self._note(d.player, f"Passed for you: nothing else to do in {_where(g)}.")
-                    self._answer(d, [d.options[0].id])
-                    continue
                 if d.player is None or d.player not in self._agents:
                     self.number += 1
-                    return
+                    break
                 self._answer(d, ask(self._agents[d.player], g, d))
         except GameError as e:
             self.error = f"the game stopped on an error: {e}"
             self._exc = e
-        if self.save_at_end and not any(s.final for s in self.saved):
+        for p, announcer in self._announcers.items():
+            self._notes.setdefault(p, []).extend(announcer.news(g))
+        if self.over and self.save_at_end and not any(s.final for s in self.saved):
             self.save()
 
     def _answer(self, d: Decision, ids: list[str]) -> None:
-        if not d.automatic:
-            self.recorder.record(self.game, d, ids)
-        self._answered = (len(self.game.entries), d)
+        self.recorder.record(self.game, d, ids)
+        if d.player in self._announcers:
+            self._announcers[d.player].answering(self.game, d, ids)
         self.game.answer(ids)
 
     def answer(self, seat: int, number: Any, ids: Any) -> None:
@@ -141,27 +136,6 @@ class Session:
         self.run()
 
     # -- what a person is told ------------------------------------------------------------------
-    def _note(self, seat: int, text: str) -> None:
-        self._notes.setdefault(seat, []).append(text)
-
-    def _note_choices(self) -> None:
-        """A choice the engine logged for a person without asking them (the only one possible) is
-        announced to them. The answer they gave is logged first after it; later ones were forced."""
-        entries = self.game.entries
-        answered = self._answered
-        for e in entries[self._seen:]:
-            if e.kind != "choice":
-                continue
-            own = answered is not None and e.seq == answered[0] and answered[1].kind != "play"
-            for p in self.humans:
-                prefix = f"P{p + 1} chooses "
-                text = e.for_player(p).text
-                if text.startswith(prefix) and not (own and answered is not None and answered[1].player == p):
-                    what = text[len(prefix):]
-                    what = words(what) if what.isidentifier() else what
-                    self._note(p, f"The only possible choice was made for you: {what}")
-        self._seen = len(entries)
-
     def notes_for(self, seat: int, since: int) -> tuple[list[str], int]:
         """What was announced to `seat` from `since` on (choices made for it), and where the next read starts."""
         notes = self._notes.get(seat, [])
@@ -180,17 +154,16 @@ class Session:
             "saved": [s.name for s in self.saved if s.final],
         }
         if d is not None and d.player == seat:
-            out["decision"] = describe_decision(g, d, seat, current_ctx(g))
+            out["decision"] = Wording(g, seat, out["mat"]).describe(d, current_ctx(g))
         if g.state.result is not None:
             r = g.state.result
             out["result"] = f"{result_text(r)} after {r.get('turn')} turns" + (
                 f" (rules {', '.join(r.get('rules', []))})" if r.get("rules") else "")
         return out
 
-    def log_for(self, seat: int, since: int) -> tuple[list[dict[str, Any]], int]:
-        """The log entries from `since` on as `seat` may read them, and where the next read starts."""
-        entries = self.game.entries
-        return log_lines(self.game, entries[since:], seat), len(entries)
+    def page_log(self, seat: int, full: bool = False) -> PageLog:
+        """A log for a page showing `seat`, from the game's start: brief, or the engine's `full` log."""
+        return PageLog(self.rb, self.cards, seat, full)
 
     # -- replays --------------------------------------------------------------------------------
     def save(self) -> Saved:
@@ -209,7 +182,3 @@ def game_title(rb: Rulebook) -> str:
     """The game's name as its play mat gives it (the rulebook id when it has no layout)."""
     return rb.layout.title if rb.layout is not None and rb.layout.title else rb.id
 
-
-def _where(game: Game) -> str:
-    node = game.cur_node
-    return "setup" if node is None else node.base.replace("_", " ")

@@ -1,7 +1,9 @@
 /* The play page of `sogo serve` (interpreter/serve/app.py). It knows nothing of any game: it draws what
    its socket sends (the seat's play mat with renderMat from mat.js, the log, the seat's decision) and
    sends back the ids of the options the person picks. The options of a decision are buttons that say
-   what they do; the cards and areas they are about are highlighted on the mat and clickable. */
+   what they do; the cards and areas they are about are highlighted on the mat and clickable. The log
+   is the brief log (headings for the setup, turns and phases, then lines), or the engine's full log
+   when the "full" switch asks the server for it; rules are shown on demand. */
 "use strict";
 (function () {
   const $ = id => document.getElementById(id);
@@ -148,10 +150,17 @@
   // -- the rest -------------------------------------------------------------------------------------
   function drawLog(lines, reset) {
     const ol = $("log");
-    if (reset) ol.innerHTML = "";
-    let turn = ol.dataset.turn === undefined ? null : Number(ol.dataset.turn);
+    if (reset) { ol.innerHTML = ""; delete ol.dataset.turn; }
+    let turn = ol.dataset.turn === undefined || ol.dataset.turn === "" ? null : Number(ol.dataset.turn);
     for (const e of lines) {
-      if (e.turn !== turn) {
+      if (e.heading) {  // the brief log's own headings: setup, a turn, a phase
+        const h = document.createElement("li");
+        h.className = e.heading;
+        h.innerHTML = `${esc(e.text)}${e.rules.length ? ` <span class="rules">(${esc(e.rules.join(", "))})</span>` : ""}`;
+        ol.appendChild(h);
+        continue;
+      }
+      if (e.turn !== undefined && e.turn !== turn) {  // the full log: a heading where the turn changes
         const h = document.createElement("li");
         h.className = "turn";
         h.textContent = e.turn ? `Turn ${e.turn}` : "Setup";
@@ -159,7 +168,7 @@
         turn = e.turn;
       }
       const li = document.createElement("li");
-      li.className = `entry ${e.kind}${e.chance ? " chance" : ""}`;
+      li.className = `entry${e.kind ? " k-" + e.kind : ""}${e.chance ? " chance" : ""}`;
       li.innerHTML = `${esc(e.text)}${e.rules.length ? ` <span class="rules">(${esc(e.rules.join(", "))})</span>` : ""}`;
       ol.appendChild(li);
     }
@@ -215,7 +224,7 @@
 
   $("save").addEventListener("click", () => send({type: "save"}));
   $("ready").addEventListener("click", () => send({type: "ready"}));
-  $("show-events").addEventListener("change", e => document.body.classList.toggle("show-events", e.target.checked));
+  $("full-log").addEventListener("change", e => send({type: "log", full: e.target.checked}));
   $("show-rules").addEventListener("change", e => document.body.classList.toggle("show-rules", e.target.checked));
   document.addEventListener("click", e => {
     const m = document.querySelector(".menu");

@@ -1,12 +1,18 @@
-"""A decision in words for the person who must answer it at the terminal: the question (the
-rulebook's prompt id in words, or what the engine itself is asking), what it is about (the card and
-its ability being played or resolved, read in plain English by interpreter/reading), and for each
-option a title saying what it does with a detail line: the card and where it lies, the area and what
-is in it now, the ability's text, what a course of action changes (`to pay 4 → 2`).
+"""A decision in words for the person who must answer it: at the terminal (agents/human.py) and on
+`sogo serve`'s page (serve/session.py) alike. The question (the rulebook's prompt id in words, or
+what the engine itself is asking), what it is about (the card and its ability being played or
+resolved, read in plain English by interpreter/reading), and for each option a title saying what it
+does with a detail line: the card as its tile on the play mat reads and where it lies, the area and
+what is in it now, the ability's text, what a course of action changes (`to pay 4 → 2`).
 
-Everything is worked out from the engine's own decision (its options' values), the card database,
-the play mat's labels and the log, never from a game's own terms. A card the seat may not see is a
-`hidden card` (`table.views.can_see`); nothing here tells the person more than their seat may know.
+Everything is worked out from the engine's own decision (its options' values), the scope of the step
+asking it (`Play.asking`), the card database, the play mat's labels and tiles and the log, never
+from a game's own terms. A card the seat may not see is a `hidden card` (`table.views.can_see`);
+nothing here tells the person more than their seat may know. Describing a decision changes nothing
+in the game: expressions read it and never write it.
+
+`Announcer` says what the engine did for a seat without asking it (the only possible choice, a pass
+with nothing else to do), from the log as it grows.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import Any
 from interpreter.agents.cardinfo import _value, summary_fields
 from interpreter.loader.layout import words
 from interpreter.model.rulebook import Ability, CardDef
+from interpreter.model.words import node_words
 from interpreter.state.decisions import Decision, Option
 from interpreter.state.log import LogEntry
 from interpreter.state.objects import GameObject, Pending
@@ -24,6 +31,9 @@ from interpreter.table.context import Ctx
 from interpreter.table.table import Table
 from interpreter.table.views import can_see, hidden_facts
 from interpreter.viewer.mat import layout_of
+from interpreter.viewer.terminal import look_words, tile_texts
+
+Json = dict[str, Any]
 
 # The questions the engine itself asks (a rulebook's own prompts read as their words).
 ENGINE_PROMPTS = {
@@ -36,34 +46,50 @@ ENGINE_PROMPTS = {
 
 @dataclass
 class Worded:
-    """One option as a person reads it: `title` (what it does), `detail` (more about it)."""
+    """One option as a person reads it: `title` (what it does), `detail` (more about it), and what
+    it is about on the mat, so a page can make that clickable: a card (`card`: its object number),
+    an area of the seat's (`zone`) or a player (`player`)."""
 
     id: str
     title: str
     detail: str = ""
     names: list[str] = field(default_factory=list)  # other words that choose it (its id, `yes`)
+    card: int | None = None
+    zone: str | None = None
+    player: int | None = None
+
+    def as_json(self) -> Json:
+        out: Json = {"id": self.id, "title": self.title, "detail": self.detail}
+        for key in ("card", "zone", "player"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
 
 
 class Wording:
-    """Words for one seat's decisions in one game; ability readings are kept per card."""
+    """Words for one seat's decisions in one game. `table`: the play mat the seat is shown now
+    (`viewer.mat.mat(game, seat)`), whose tiles say the cards the options are about; without it a
+    card reads by its printed numbers."""
 
-    def __init__(self, game: Table, seat: int) -> None:
+    def __init__(self, game: Table, seat: int, table: Json | None = None) -> None:
         self.game, self.seat = game, seat
         self._readings: dict[str, dict[int, str]] = {}
-        # Each card on the seat's mat as its tile reads (viewer.terminal.tile_texts): the fields the
-        # layout shows for it, as they stand; a card not on the mat reads by its printed numbers.
-        self.tiles: dict[int, str] = {}
         lay = layout_of(game)
         self.labels = {c.zone: c.label for c in [c for r in lay.rows for c in r.cells] + list(lay.shared)}
+        # Each card on the seat's mat as its tile reads (viewer.terminal.tile_texts): the fields the
+        # layout shows for it, as continuous effects make them.
+        self.tiles: dict[int, str] = tile_texts(table, look_words(lay)) if table is not None else {}
 
     # -- pieces ------------------------------------------------------------------------------
     def zone(self, zone: str) -> str:
+        """A zone as the play mat names it (its cell's label), else its id in words."""
         return self.labels.get(zone, words(zone))
 
     def whose(self, p: int | None) -> str:
         return "" if p is None else "your " if p == self.seat else f"P{p + 1}'s "
 
     def name(self, obj: GameObject) -> str:
+        """The card's name if the seat may know it, else `hidden card` and what everyone knows of it."""
         if can_see(self.game, obj, self.seat):
             return str(self.game.cards[obj.card_id].fields.get("name", obj.card_id))
         facts = [n for n, known in hidden_facts(self.game, obj).items() if known]
@@ -105,11 +131,15 @@ class Wording:
         return f"{who}: {self.reading(card, ab.index)}"
 
     # -- the question --------------------------------------------------------------------------
-    def question(self, d: Decision) -> str:
+    def question(self, d: Decision, span: bool = True) -> str:
+        """The question in words; `span`: with how many may be chosen (a page that counts the picks
+        says that itself)."""
         if d.prompt in ENGINE_PROMPTS:
             return ENGINE_PROMPTS[d.prompt]
         head, _, tail = d.prompt.partition(":")
         text = words(head) + (f" ({tail.strip().replace('_', ' ')})" if tail else "")
+        if not span:
+            return text
         if d.kind == "select":
             cards = all(isinstance(o.value, GameObject) for o in d.options)
             text += f" — {_span(d.min, d.max, 'card' if cards else '')}"
@@ -118,8 +148,9 @@ class Wording:
         return text
 
     def about(self, ctx: Ctx | None) -> str:
-        """What the decision is part of: the ability being played or resolved, or the card an action
-        is carrying out, when the step asking has one."""
+        """What the decision is part of: the ability being played or resolved (an optional cost's
+        question says which ability and its cost), or the card an action is carrying out, when the
+        step asking has one."""
         if ctx is None:
             return ""
         ab, this = ctx.ability, ctx.this
@@ -129,6 +160,16 @@ class Wording:
                 return f"ability: {self.name(this)} — {self.reading(card, ab.index)}"
             return f"card: {self.name(this)}"
         return ""
+
+    def describe(self, d: Decision, ctx: Ctx | None) -> Json:
+        """The decision as a page shows it: its question, what it is about, bounds, rules and each
+        option described (`Worded.as_json`)."""
+        out: Json = {"prompt": self.question(d, span=False), "kind": d.kind, "min": d.min, "max": d.max,
+                     "rules": list(d.rules), "options": [w.as_json() for w in self.options(d, ctx)]}
+        about = self.about(ctx)
+        if about:
+            out["about"] = about
+        return out
 
     # -- the options ---------------------------------------------------------------------------
     def options(self, d: Decision, ctx: Ctx | None) -> list[Worded]:
@@ -145,6 +186,7 @@ class Wording:
             act, obj, ab = v
             verb = words(str(getattr(act, "id", o.label)))
             if isinstance(obj, GameObject) and obj.card_id in self.game.cards:
+                w.card = obj.oid
                 card = self.game.cards[obj.card_id]
                 if isinstance(ab, Ability):
                     w.title = f"{verb}: {self.ability(obj, card, ab)}"
@@ -155,12 +197,14 @@ class Wording:
             else:
                 w.title = verb
         elif isinstance(v, GameObject):
+            w.card = v.oid
             w.title = self.name(v)
             facts = self.card_facts(v)
             w.detail = " · ".join(x for x in (facts, f"in {self.whose(v.zone_player)}{self.zone(v.zone)}") if x)
             if can_see(self.game, v, self.seat):
                 w.names.append(v.card_id)
         elif isinstance(v, Pending):
+            w.card = v.source
             waiting = self.game.cards.get(v.card_id)
             src = self.game.state.objects.get(v.source)
             if waiting is not None and (src is None or can_see(self.game, src, self.seat)):
@@ -169,10 +213,12 @@ class Wording:
                 w.title = f"{name}: {self.reading(waiting, found.index) if found is not None else words(o.label)}"
             w.detail = "resolve this ability now"
         elif isinstance(v, str) and v in self.game.rb.zones:
+            w.zone = v
             w.title = self.zone(v)
             w.detail = self.zone_now(v)
             w.names.append(v)
         elif isinstance(v, int) and not isinstance(v, bool) and o.label == f"P{v + 1}":
+            w.player = v
             w.title = f"P{v + 1}" + (" (you)" if v == self.seat else "")
         elif isinstance(v, dict) and "id" in v and "do" in v:  # a course of action of choose_one
             w.title = words(str(v.get("label") or v["id"]))
@@ -190,26 +236,61 @@ class Wording:
             return "empty now"
         return "now holds " + ", ".join(self.name(o) for o in tops)
 
-    # -- what was done for the seat ------------------------------------------------------------
-    def made_for_you(self, entries: list[LogEntry], answered: int | None) -> list[str]:
-        """Choices the engine logged for this seat without asking it (the only one possible), from
-        `entries`; `answered`: the index in them of the entry its own last answer made, if any."""
-        notes = []
-        me = f"P{self.seat + 1} "
-        passes = 0
-        for i, e in enumerate(entries):
-            if i == answered:
-                continue
-            text = e.for_player(self.seat).text
-            if e.kind == "choice" and text.startswith(me + "chooses "):
-                what = text[len(me + "chooses "):]
-                what = words(what) if what.isidentifier() else what
-                notes.append(f"The only possible choice was made for you: {what}")
-            elif e.kind == "pass" and text == me + "passes":
-                passes += 1
-        if passes:
-            notes.insert(0, "Nothing to do but pass: passed for you" + (f" ({passes} times)" if passes > 1 else ""))
-        return notes
+
+class Announcer:
+    """What the engine did for one seat without asking it, told at the seat's next decision: a
+    choice that had only one possible answer (`The only possible choice was made for you: …`), a
+    play timing with nothing to do but pass. Read from the log as the seat reads it, from where the
+    last look ended; the entry logging the seat's own last answer is not news."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.seen = 0  # log entries already looked through
+        self.answered: tuple[int, str] | None = None  # where its last answer's entry would be, and its kind
+
+    def answering(self, game: Any, decision: Decision, ids: list[str]) -> None:
+        """The seat answers `decision` with `ids` now (call before the game takes the answer)."""
+        logged = "pass" if ids == ["pass"] else "choice" if ids and decision.kind != "play" else ""
+        self.answered = (len(game.entries), logged) if logged else None
+
+    def news(self, game: Any) -> list[str]:
+        """What was done for the seat since the last look."""
+        entries: list[LogEntry] = game.entries[self.seen:]
+        own = None
+        if self.answered is not None:
+            at, kind = self.answered
+            own = next((i for i, e in enumerate(entries) if i + self.seen >= at and e.kind == kind
+                        and e.text.startswith(f"P{self.seat + 1} ")), None)
+            if own is not None:
+                self.answered = None
+        self.seen = len(game.entries)
+        return made_for(self.seat, entries, own, game.rb)
+
+
+def made_for(seat: int, entries: list[LogEntry], answered: int | None, rb: Any = None) -> list[str]:
+    """Choices the engine logged for `seat` without asking it (the only one possible), and the passes
+    it made for it (where, and how many), from `entries`; `answered`: the index in them of the entry
+    the seat's own answer made, if any."""
+    notes = []
+    me = f"P{seat + 1} "
+    passes: dict[str, int] = {}
+    for i, e in enumerate(entries):
+        if i == answered:
+            continue
+        text = e.for_player(seat).text
+        if e.kind == "choice" and text.startswith(me + "chooses "):
+            what = text[len(me + "chooses "):]
+            what = words(what) if what.isidentifier() else what
+            notes.append(f"The only possible choice was made for you: {what}")
+        elif e.kind == "pass" and text == me + "passes":
+            node = rb.graph.nodes.get(e.node) if rb is not None else None
+            where = node_words(node) if node is not None else ""
+            passes[where] = passes.get(where, 0) + 1
+    if passes:
+        said = ", ".join((f"in {where}" if where else "") + (f" ({n} times)" if n > 1 else "")
+                         for where, n in passes.items())
+        notes.insert(0, "Nothing to do but pass: passed for you" + (f" {said}" if said.strip() else ""))
+    return notes
 
 
 def _span(lo: int, hi: int, what: str = "card") -> str:
@@ -241,8 +322,9 @@ def _values_at_stake(d: Decision, described: list[Worded], ctx: Ctx | None) -> N
 
 def preview(wording: Wording, steps: Any, ctx: Ctx | None) -> str:
     """What a course of action would do, read from its steps without running them: a `let` of a
-    number as `to pay 4 → 2`, a `move` as the cards and where they go; other steps are not said.
-    Expressions only read the game; a step that cannot be worked out now is left out."""
+    number as `to pay 4 → 2`, a `move` as the cards and where they go, a call of a rulebook
+    template by its name in words (`hand back and draw`); other steps are not said. Expressions only
+    read the game; a step that cannot be worked out now is left out."""
     if ctx is None:
         return ""
     scope = ctx.child()
@@ -266,6 +348,8 @@ def preview(wording: Wording, steps: Any, ctx: Ctx | None) -> str:
                 if names:
                     to = wording.zone(where) if isinstance(where, str) else "another zone"
                     parts.append(f"{', '.join(names)} goes to {to}")
+            elif verb == "call" and isinstance(args.get("template"), str):
+                parts.append(words(args["template"]).lower())
         except Exception:  # noqa: BLE001 - a preview that cannot be worked out is left out, never an error
             continue
     return "; ".join(parts)
@@ -279,6 +363,6 @@ def _lookup(ctx: Ctx, name: str) -> Any:
 
 
 def current_ctx(game: Any) -> Ctx | None:
-    """The scope of the step asking the pending decision (`Play.asking`), if any."""
+    """The scope of the step asking the pending decision (`Play.asking`, set by timing/runner.ask), if any."""
     ctx = getattr(game, "asking", None)
     return ctx if isinstance(ctx, Ctx) else None

@@ -1,4 +1,5 @@
-"""The brief log: a game told for people (`sogo play --log brief`, the default on a terminal).
+"""The brief log: a game told for people (`sogo play --log brief`, the default on a terminal; the
+terminal player's news since its last decision; the log of `sogo serve`'s page).
 
 The full log (`--log full`) is the engine's record: every event with its node path and every rule it
 applies. The brief log reads the same entries and tells the game as a report would: a heading for
@@ -12,6 +13,11 @@ the retire zone (10.6)").
 
 It reads the entries' text (whose format the golden transcripts fix) and the structured data some
 entries carry (the object a moved card `was`, `role` changes, a result's `reasons`, a note's `brief`).
+A seat's log is the entries as that seat may read them (`LogEntry.for_player`): fed those, it names
+no card the seat may not see and follows no card through a zone it cannot see.
+
+`items(entries)` gives the lines as records (a turn or phase heading, or a line with the rules it
+applies) for a page that lays them out itself; `feed(entries)` gives them as text for a terminal.
 """
 
 from __future__ import annotations
@@ -56,11 +62,25 @@ class _Group:
 
 
 @dataclass
+class BriefLine:
+    """One line of the brief log: `kind` is `setup` or `turn` (the heading of the game's setup or of a
+    turn), `phase` (a phase's heading) or `line` (what happened); `rules` are the rules it applies
+    (shown on demand)."""
+
+    kind: str
+    text: str
+    rules: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "rules": list(self.rules)}
+
+
+@dataclass
 class _Line:
     text: str
     rules: list[str] = field(default_factory=list)
     tail: str = ""  # where a played card went: " → front row"
-    heading: bool = False
+    heading: str = ""  # a heading's kind (BriefLine.kind: setup, phase); "" for what happened
     printed: bool = False
 
 
@@ -83,7 +103,7 @@ class BriefLog:
         self.section: str | None = None
         self.heading: str | None = None  # printed before the next line of its section
         self.readings: dict[str, dict[int, str]] = {}
-        self.items: list[_Group | _Line] = []
+        self.pending: list[_Group | _Line] = []  # lines of the batch being read
         self.played: dict[int, _Line] = {}  # cards just played (by their first object) -> their line
 
     # ---- cards ---------------------------------------------------------------------------------
@@ -174,7 +194,7 @@ class BriefLog:
                 else self.rb.graph.nodes[node.parent]
             p = self._player_of(holder)
             key = holder.id
-            heading = f"  {node_words(holder)}" + (f" · P{p + 1}" if p is not None else "")
+            heading = node_words(holder) + (f" · P{p + 1}" if p is not None else "")
         if key != self.section:
             self._flush_played()
             self.section = key
@@ -186,8 +206,22 @@ class BriefLog:
     # ---- entries -------------------------------------------------------------------------------
 
     def feed(self, entries: list[LogEntry]) -> list[str]:
-        """The brief lines for these entries (in order, after those of earlier batches)."""
+        """The brief log of these entries as text for a terminal (in order, after those of earlier
+        batches): a blank line and a heading per turn, phases indented under it, lines under them
+        wrapped at `width`, each line's rules after it with `rules`."""
         out: list[str] = []
+        for line in self.items(entries):
+            if line.kind == "turn":
+                out += ["", line.text + self._rules_of(line.rules)]
+            elif line.kind in ("phase", "setup"):
+                out.append(("  " if line.kind == "phase" else "") + line.text)
+            else:
+                out += self._wrap(line.text + self._rules_of(line.rules))
+        return out
+
+    def items(self, entries: list[LogEntry]) -> list[BriefLine]:
+        """The brief log of these entries as records (in order, after those of earlier batches)."""
+        out: list[BriefLine] = []
         for e in entries:
             for oid, was in (e.data.get("was") or []) if isinstance(e.data, dict) else []:
                 if isinstance(oid, int) and isinstance(was, int):
@@ -196,9 +230,8 @@ class BriefLog:
                 out += self._render()
                 node = self.rb.graph.nodes.get(e.node)
                 p = self._player_of(node) if node is not None else None
-                out.append("")
-                out.append(f"Turn {e.turn}" + (f" · P{p + 1}" if p is not None else "")
-                           + self._rules_of(list(e.rules)))
+                out.append(BriefLine("turn", f"Turn {e.turn}" + (f" · P{p + 1}" if p is not None else ""),
+                                     list(e.rules)))
                 self.section = None
                 self.heading = None
                 self._flush_played()
@@ -210,7 +243,7 @@ class BriefLog:
             if self.section != before:
                 out += self._render()
                 if self.heading:
-                    self.items.append(_Line(self.heading, heading=True))
+                    self.pending.append(_Line(self.heading, heading="setup" if self.section == "setup" else "phase"))
                     self.heading = None
             self._add(e)
             if e.kind == "role" and "role" in e.data:  # after its line: the heading before it names who was
@@ -267,7 +300,7 @@ class BriefLog:
             first = self._first_of(e.text)
             if first is not None:
                 self.played[first] = line
-        self.items.append(line)
+        self.pending.append(line)
 
     def _move(self, m: re.Match[str], rules: list[str]) -> None:
         card = m["card"]
@@ -280,19 +313,19 @@ class BriefLog:
                 return
             # Its line is out already (a decision came between): the card is followed on a line of its own.
             self.played[first] = _Line(f"{self._cards_in(card)} → {dst}")
-            self.items.append(self.played[first])
+            self.pending.append(self.played[first])
             return
         who = f"P{m['p']} " if m["p"] else ""
         shown = "a card" if _HIDDEN_CARD.match(card) else self._cards_in(card)
         self._group(("move", m["p"], m["src"], m["dst"]), f"{who}{id_words(m['src'])} → {dst}", shown, rules)
 
     def _group(self, key: tuple[Any, ...], head: str, card: str, rules: list[str]) -> None:
-        last = self.items[-1] if self.items else None
+        last = self.pending[-1] if self.pending else None
         if isinstance(last, _Group) and last.key == key:
             last.cards.append(card)
             last.rules += [r for r in rules if r not in last.rules]
             return
-        self.items.append(_Group(key, head, [card], list(rules)))
+        self.pending.append(_Group(key, head, [card], list(rules)))
 
     def _result(self, e: LogEntry) -> tuple[str, list[str]]:
         """"P2 wins: seven cards in the retire zone (10.6)": who, why (the rulebook's `reason`) and the first
@@ -317,20 +350,20 @@ class BriefLog:
     def _rules_of(self, rules: list[str]) -> str:
         return f"  [{', '.join(rules)}]" if self.show_rules and rules else ""
 
-    def _render(self) -> list[str]:
-        out: list[str] = []
-        for item in self.items:
+    def _render(self) -> list[BriefLine]:
+        out: list[BriefLine] = []
+        for item in self.pending:
             if isinstance(item, _Group):
                 cards = _collapse(item.cards)
                 text = (f"{item.head}: {cards}" if item.key[0] == "move"
                         else f"{cards} {item.head if len(item.cards) > 1 else _singular(item.head)}")
-                out += self._wrap(text + self._rules_of(item.rules))
+                out.append(BriefLine("line", text, list(item.rules)))
             elif item.heading:
-                out.append(item.text)
+                out.append(BriefLine(item.heading, item.text))
             else:
-                out += self._wrap(item.text + item.tail + self._rules_of(item.rules))
+                out.append(BriefLine("line", item.text + item.tail, list(item.rules)))
                 item.printed = True
-        self.items = []
+        self.pending = []
         return out
 
     def _wrap(self, text: str) -> list[str]:
@@ -413,13 +446,3 @@ def _plain(text: str) -> str:
     text = _REPR.sub(counts, text)
     text = text.replace("until until_", "until_")
     return _SNAKE.sub(lambda m: id_words(m.group(0)), text)
-
-
-def play_header(rb: Any, deck_paths: list[str]) -> str:
-    """The line saying which rulebook (id, rules version, folder) and decks a game was played with."""
-    from interpreter.cli.main import _shown_path
-
-    version = str(getattr(rb, "rules_version", "") or "")
-    rules = f"rules {version}" if version and version != "unversioned" else "rules without a version"
-    decks = ", ".join(f"P{i + 1} {d}" for i, d in enumerate(deck_paths))
-    return f"{rb.id} ({rules}, {_shown_path(rb.directory)}); decks: {decks}"
