@@ -55,7 +55,7 @@ _STAYS: Final = -1
 class Derived:
     """Derived facts by number, with the places and other reads each depends on."""
 
-    __slots__ = ("on", "numbers", "values", "stamps", "readers")
+    __slots__ = ("on", "numbers", "values", "stamps", "readers", "tables")
 
     def __init__(self, on: bool | None = None) -> None:
         self.on = KEEP_FACTS if on is None else on  # false: nothing is kept (the check that changes are reported)
@@ -65,6 +65,7 @@ class Derived:
         # read -> numbers of the facts that read it. Reads are kept as the tuple objects they came in
         # (typed Any): a typed tuple would be unpacked by a compiled build and built again per lookup.
         self.readers: dict[Any, set[int]] = {}
+        self.tables: dict[str, dict[Any, int]] = {}  # owner -> its keys' numbers (`table`)
 
     def number(self, key: Any) -> int:
         """The number of the fact named by `key` (any hashable value), the same for the game's life."""
@@ -73,6 +74,19 @@ class Derived:
             n = self.numbers[key] = len(self.values)
             self.values.append(MISSING)
             self.stamps.append(_STAYS)
+        return n
+
+    def table(self, owner: str) -> dict[Any, int]:
+        """The numbers of one owner's facts by their own keys (a rulebook function's by its arguments):
+        looked up without building a key that names the owner. `number_in` adds to it."""
+        nums = self.tables.get(owner)
+        if nums is None:
+            nums = self.tables[owner] = {}
+        return nums
+
+    def number_in(self, nums: dict[Any, int], owner: str, key: Any) -> int:
+        """The number of `owner`'s fact `key` (named `(owner, key)` among all facts), added to its table."""
+        n = nums[key] = self.number((owner, key))
         return n
 
     def get(self, n: int, version: int) -> Any:

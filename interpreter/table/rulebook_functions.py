@@ -70,35 +70,35 @@ class RulebookFunction:
     def call1(self, env: Any, a: Any) -> Any:
         if not self.pure:
             return self.run({self.p0: a}, env)
-        key = (self.fid, a) if type(a) in _SCALARS else (self.fid, _memo_key(a))  # the usual call: a player
-        return self.kept(env, key, (a,))
+        return self.kept(env, a if type(a) in _SCALARS else _memo_key(a), (a,))  # the usual call: a player
 
     def call2(self, env: Any, a: Any, b: Any) -> Any:
         if not self.pure:
             return self.run({self.p0: a, self.p1: b}, env)
-        return self.kept(env, (self.fid, _memo_key(a), _memo_key(b)), (a, b))
+        return self.kept(env, (_memo_key(a), _memo_key(b)), (a, b))
 
     def call3(self, env: Any, a: Any, b: Any, c: Any) -> Any:
         if not self.pure:
             return self.run({self.p0: a, self.p1: b, self.p2: c}, env)
-        return self.kept(env, (self.fid, _memo_key(a), _memo_key(b), _memo_key(c)), (a, b, c))
+        return self.kept(env, (_memo_key(a), _memo_key(b), _memo_key(c)), (a, b, c))
 
     def call(self, env: Any, args: tuple[Any, ...]) -> Any:
         if not self.pure:
             return self.run(dict(zip(self.params, args, strict=False)), env)
-        return self.kept(env, (self.fid, tuple([_memo_key(a) for a in args])), args)
+        return self.kept(env, tuple([_memo_key(a) for a in args]), args)
 
     def kept(self, env: Any, key: Any, args: tuple[Any, ...]) -> Any:
-        """The value for `args` from the game's store of derived facts (by `key`), worked out and
-        kept with what it reads if it is not known."""
+        """The value for `args` from the game's store of derived facts (by `key`, the arguments as
+        keys), worked out and kept with what it reads if it is not known."""
         game: Table = env.game
         derived = game.derived
+        nums = derived.table(self.fid)
         try:
-            n = derived.numbers.get(key)  # no try/except on the usual path: raising is dear when compiled
+            n = nums.get(key)  # no try/except on the usual path: raising is dear when compiled
         except TypeError:  # an unhashable argument (a list): just compute
             return self.run(dict(zip(self.params, args, strict=False)), env)
         if n is None:
-            n = derived.number(key)
+            n = derived.number_in(nums, self.fid, key)
         else:
             value = derived.get(n, game.version)
             if value is not MISSING:
