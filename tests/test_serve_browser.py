@@ -12,7 +12,6 @@ import os
 import random
 import shutil
 import socket
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -22,6 +21,8 @@ import pytest
 
 pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
+
+from headless import chromium  # noqa: E402
 
 from interpreter.cli.setup import load_game_env  # noqa: E402
 from interpreter.serve.app import Table, make_app, new_tokens  # noqa: E402
@@ -33,19 +34,7 @@ SHOT_TURN = {"lovelive": 4, "haikyu": 3, "hololive": 8, "rebirth": 8, "osica": 5
 
 
 def _browser() -> Any:
-    if not (shutil.which("chromium") and shutil.which("chromedriver")):
-        pytest.skip("headless Chromium is not installed (.ci/run installs Debian's chromium and chromium-driver)")
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    opts = Options()
-    opts.binary_location = shutil.which("chromium")
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 f"--user-data-dir={tempfile.mkdtemp()}", "--window-size=1680,1050"):
-        opts.add_argument(flag)
-    return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=opts)
+    return chromium(1680, 1050)
 
 
 @pytest.fixture(scope="module")

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from headless import chromium
 
 from interpreter.cli.main import cli
 from interpreter.cli.setup import load_game_env
@@ -81,20 +81,8 @@ def test_cited_rules_are_embedded(recorded, tmp_path):
     assert "9.6.2" in rules and len(rules) > 20
 
 
-def _browser():
-    if not (shutil.which("chromium") and shutil.which("chromedriver")):
-        pytest.skip("headless Chromium is not installed (.ci/run installs Debian's chromium and chromium-driver)")
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    opts = Options()
-    opts.binary_location = shutil.which("chromium")
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 f"--user-data-dir={tempfile.mkdtemp()}", "--window-size=1400,1000"):
-        opts.add_argument(flag)
-    return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=opts)
+def _browser() -> Any:
+    return chromium(1400, 1000)
 
 
 def test_stepping_through_the_page_in_a_browser(recorded, tmp_path):
